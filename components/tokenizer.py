@@ -4,7 +4,9 @@ Packaged pipelines are named `xx_deid_<lang>`, so `nlp.lang` is "xx"; this
 tokenizer brings back the rules of the real language (`lang` in the config) and
 adds the splits that de-identification needs: a title glued to a name
 (`Hr.Baastrup`), Turkish case suffixes after an apostrophe (`Ankara'da`), and
-Arabic/Persian one-letter proclitics before digits (`و2020`).
+Arabic proclitics before a definite noun or a number (`والمصري`), dates glued to
+words or ranges (`30.12.1987der`, `11.01.-14.01.2026`) and sentence periods after
+dates (`27.03.2029.`).
 """
 
 from __future__ import annotations
@@ -28,18 +30,46 @@ COMMON_INFIXES: tuple[str, ...] = (
     rf"(?<=[0-9])[/-](?=[{ALPHA}])",
     # a colon, semicolon or comma glued between a letter and a digit: "Tel.:0221", "geb.12.3."
     rf"(?<=[{ALPHA}.])[:;,](?=[0-9])",
+    rf"(?<=[0-9])[:;](?=[{ALPHA}])",
     # a period between a letter and a digit: "geb.12.03.1950", "Str.5"
     rf"(?<=[{ALPHA}])\.(?=[0-9])",
+    # digits glued to a following word: "30.12.1987der", "49jährig" (a zero-width split)
+    rf"(?<=[0-9])(?=[{ALPHA}])",
+    # date ranges and lists: "11.01.-14.01.2026", "05.2023–05.2019", "06/07.11.2024"
+    r"(?<=[0-9.])[-–—](?=[0-9])",
+    r"(?<=[0-9])/(?=[0-9])",
+    # an opening bracket glued to a number: "2b(7/15)", "10.02.2022(1000mg"
+    rf"(?<=[{ALPHA}0-9])\((?=[0-9])",
+)
+
+# Directional marks (common in Arabic and Persian text) are split off on both sides.
+DIRECTION_MARKS = r"[\u200e\u200f\u061c]"
+
+COMMON_PREFIXES: tuple[str, ...] = (DIRECTION_MARKS,)
+
+COMMON_SUFFIXES: tuple[str, ...] = (
+    DIRECTION_MARKS,
+    # a sentence period after a year or a full date: "2006.", "27.03.2029.", "15.3.95."
+    r"(?<=[0-9]{4})\.",
+    r"(?<=\.[0-9]\.[0-9]{2})\.",
+    r"(?<=\.[0-9]{2}\.[0-9]{2})\.",
+    # a sentence period after a ward or room code: "Station 4A.", "A31.", "5Б."
+    rf"(?<=[0-9][{ALPHA}])\.",
+    rf"(?<=[{ALPHA}][0-9]{{2}})\.",
+    # a trailing range dash or an ordinal sign: "05/2019-", "55°"
+    r"(?<=[0-9])[-–°]",
+    # a sentence period after a closing bracket, as Arabic and Persian text writes it: "(2033)."
+    r"(?<=\))\.",
 )
 
 EXTRA_INFIXES: dict[str, tuple[str, ...]] = {
-    # Turkish writes case suffixes on proper names after an apostrophe.
-    "tr": (rf"(?<=[{ALPHA}0-9.])['’](?=[{ALPHA}])",),
+    # Turkish writes case suffixes on proper names and numbers after an apostrophe.
+    "tr": (rf"(?<=[{ALPHA}0-9.)])['’](?=[{ALPHA}])",),
 }
 
 EXTRA_PREFIXES: dict[str, tuple[str, ...]] = {
-    # Arabic/Persian conjunction or preposition written onto a number: "و2020", "ب12"
-    "ar": (r"[وبلفك](?=[0-9٠-٩])",),
+    # Arabic conjunctions/prepositions written onto a definite noun or a number: "والمصري", "و2020"
+    "ar": (r"[وفبك](?=ال)", r"[وبلفك](?=[0-9٠-٩])"),
     "fa": (r"[وبکه](?=[0-9۰-۹])",),
 }
 
@@ -49,12 +79,15 @@ EXTRA_SUFFIXES: dict[str, tuple[str, ...]] = {
     "uk": (r"(?<=[0-9])(?:р\.|рр\.|р)",),
 }
 
+# Turkish's token_match keeps "2007'den" whole, which hides the year inside it.
+NO_TOKEN_MATCH: frozenset[str] = frozenset({"tr"})
+
 
 def build_tokenizer(nlp: Language, lang: str) -> Tokenizer:
     """Build `lang`'s default tokenizer for `nlp`'s vocab, with the PHI boundary rules added."""
     defaults = spacy.util.get_lang_class(lang).Defaults
-    prefixes = list(EXTRA_PREFIXES.get(lang, ())) + list(defaults.prefixes or ())
-    suffixes = list(EXTRA_SUFFIXES.get(lang, ())) + list(defaults.suffixes or ())
+    prefixes = [*COMMON_PREFIXES, *EXTRA_PREFIXES.get(lang, ()), *(defaults.prefixes or ())]
+    suffixes = [*COMMON_SUFFIXES, *EXTRA_SUFFIXES.get(lang, ()), *(defaults.suffixes or ())]
     infixes = list(defaults.infixes or ()) + list(COMMON_INFIXES) + list(EXTRA_INFIXES.get(lang, ()))
     return Tokenizer(
         nlp.vocab,
@@ -62,7 +95,7 @@ def build_tokenizer(nlp: Language, lang: str) -> Tokenizer:
         prefix_search=compile_prefix_regex(prefixes).search,
         suffix_search=compile_suffix_regex(suffixes).search,
         infix_finditer=compile_infix_regex(infixes).finditer,
-        token_match=defaults.token_match,
+        token_match=None if lang in NO_TOKEN_MATCH else defaults.token_match,
         url_match=defaults.url_match,
     )
 
