@@ -1,0 +1,238 @@
+"""Write the scores table (from `metrics/*.json`) into README.md between two markers.
+
+Everything outside `<!-- scores:start -->` ... `<!-- scores:end -->` is left as it is.
+Each row names the metrics file it comes from, and the commands that produced the
+files are listed under the table. Cross-validation aggregates show mean ± sd. If
+`metrics/throughput.json` exists, a throughput table follows.
+
+Usage::
+
+    python scripts/readme_table.py --metrics-dir metrics --readme README.md
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import srsly
+import typer
+from spacy_deid.labels import LANGUAGES
+
+START_MARKER = "<!-- scores:start -->"
+END_MARKER = "<!-- scores:end -->"
+THROUGHPUT_FILE = "throughput.json"
+
+# MultiGraSCCo (Baroud et al. 2026), mmBERT, PHI layer, relaxed micro F1 on the reduced
+# label set, sentence-level 65/15/20 split (../shared/docs/benchmarks.md).
+PUBLISHED_RELAXED_MICRO_F1: dict[str, float] = {
+    "de": 0.955, "en": 0.933, "fr": 0.927, "it": 0.938, "pl": 0.931,
+    "ru": 0.865, "uk": 0.900, "tr": 0.763, "ar": 0.951, "fa": 0.944,
+}
+
+COLUMNS: tuple[str, ...] = (
+    "lang", "setting", "docs", "strict P", "strict R", "strict F1", "strict F2",
+    "strict macro F1", "type F1", "relaxed F1 (paper labels)", "relaxed macro F1 (paper labels)",
+    "MultiGraSCCo relaxed F1", "file",
+)
+
+
+def format_score(value: Any) -> str:
+    """A score as 0.123, a mean/sd record as 0.123 ± 0.045, a missing one as an en dash."""
+    if isinstance(value, Mapping):
+        if value.get("mean") is None:
+            return "–"
+        return f"{value['mean']:.3f} ± {value.get('sd', 0.0):.3f}"
+    if value is None:
+        return "–"
+    return f"{value:.3f}"
+
+
+def _score(metrics: Mapping[str, Any], label_set: str, schema: str, level: str,
+           key: str) -> Any:
+    """One score from a metrics record; None if absent or if the label set had no entities."""
+    try:
+        scores = metrics["label_sets"][label_set]["scores"][schema]
+        micro = scores["micro"]
+        if micro.get("possible") == 0 and micro.get("actual") == 0:
+            return None
+        return scores[level][key]
+    except KeyError:
+        return None
+
+
+def is_metrics_record(data: Any) -> bool:
+    """Whether `data` looks like a file written by scripts/evaluate.py (run or aggregate)."""
+    return isinstance(data, Mapping) and isinstance(data.get("label_sets"), Mapping)
+
+
+def table_row(metrics: Mapping[str, Any], source: str) -> list[str]:
+    """One table row for a metrics record read from `source`."""
+    lang = metrics.get("lang")
+    lang_text = ", ".join(lang) if isinstance(lang, list) else str(lang)
+    setting = metrics.get("name") or ""
+    if metrics.get("aggregate"):
+        setting = (setting + " " if setting else "") + f"{metrics.get('n_runs', '?')}-fold CV"
+    published = PUBLISHED_RELAXED_MICRO_F1.get(lang_text) if isinstance(lang, str) else None
+    return [
+        lang_text,
+        setting or "–",
+        str(metrics.get("n_docs", "–")),
+        format_score(_score(metrics, "fine", "strict", "micro", "p")),
+        format_score(_score(metrics, "fine", "strict", "micro", "r")),
+        format_score(_score(metrics, "fine", "strict", "micro", "f1")),
+        format_score(_score(metrics, "fine", "strict", "micro", "f2")),
+        format_score(_score(metrics, "fine", "strict", "macro", "f1")),
+        format_score(_score(metrics, "fine", "type", "micro", "f1")),
+        format_score(_score(metrics, "reduced", "partial", "micro", "f1")),
+        format_score(_score(metrics, "reduced", "partial", "macro", "f1")),
+        format_score(published),
+        f"`{source}`",
+    ]
+
+
+def _sort_key(item: tuple[str, Mapping[str, Any]]) -> tuple[int, str, str]:
+    source, metrics = item
+    lang = metrics.get("lang")
+    order = LANGUAGES.index(lang) if isinstance(lang, str) and lang in LANGUAGES else len(LANGUAGES)
+    return order, str(metrics.get("name") or ""), source
+
+
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return lines
+
+
+def scores_table(records: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
+    """Markdown: the scores table, a legend, and the command behind each metrics file."""
+    if not records:
+        return "_No metrics yet: run the evaluation commands of project.yml._"
+    ordered = sorted(records, key=_sort_key)
+    lines = _markdown_table(COLUMNS, [table_row(metrics, source) for source, metrics in ordered])
+    lines += [
+        "",
+        "strict: exact span and label, on the fine GraSCCo labels; type: overlap and same "
+        "label; relaxed: overlap with any label, partial overlaps at half credit (nervaluate "
+        "`partial`), on the MultiGraSCCo label set (names merged, labels with <= 11 training "
+        "examples dropped; each file records its label list). The published MultiGraSCCo "
+        "numbers were measured on a sentence-level split, so they compare directly only with "
+        "the sentence-level rows.",
+        "",
+        "Commands:",
+        "",
+    ]
+    lines += [f"- `{source}`: `{metrics.get('command', '?')}` ({metrics.get('created', '?')})"
+              for source, metrics in ordered]
+    return "\n".join(lines)
+
+
+def throughput_table(data: Mapping[str, Any]) -> str:
+    """Markdown table of the pipelines in a throughput.json, with their commands."""
+    entries = list(data.get("pipelines", {}).values())
+    if not entries:
+        return ""
+    rows = [[str(e.get("name")), f"{e.get('tokens_per_second', 0):,.0f}",
+             str(e.get("n_tokens", "–")), str(e.get("cpu", "–")), f"`{e.get('command', '?')}`"]
+            for e in entries]
+    header = ("pipeline", "tokens/s (1 CPU core, median)", "tokens", "CPU", "command")
+    return "\n".join(["Throughput:", "", *_markdown_table(header, rows)])
+
+
+def load_records(metrics_dir: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
+    """The metrics records under `metrics_dir` (path, data) and the JSON files skipped."""
+    records: list[tuple[str, dict[str, Any]]] = []
+    skipped: list[str] = []
+    for path in sorted(Path(metrics_dir).glob("*.json")):
+        if path.name == THROUGHPUT_FILE:
+            continue
+        try:
+            data = srsly.read_json(path)
+        except ValueError as err:
+            raise ValueError(f"{path} is not valid JSON: {err}") from err
+        if is_metrics_record(data):
+            records.append((path.as_posix(), data))
+        else:
+            skipped.append(path.as_posix())
+    return records, skipped
+
+
+def build_block(metrics_dir: Path) -> tuple[str, list[str]]:
+    """The full generated markdown block for `metrics_dir`, and the files skipped."""
+    records, skipped = load_records(metrics_dir)
+    parts = [scores_table(records)]
+    throughput_path = Path(metrics_dir) / THROUGHPUT_FILE
+    if throughput_path.is_file():
+        table = throughput_table(srsly.read_json(throughput_path))
+        if table:
+            parts.append(table)
+    return "\n\n".join(parts), skipped
+
+
+def replace_between_markers(text: str, block: str) -> str:
+    """`text` with everything between the score markers replaced by `block`.
+
+    Raises a ValueError if the markers are missing, repeated or out of order.
+    """
+    starts, ends = text.count(START_MARKER), text.count(END_MARKER)
+    if starts != 1 or ends != 1:
+        raise ValueError(
+            f"README needs exactly one {START_MARKER} and one {END_MARKER} "
+            f"(found {starts} and {ends})")
+    head, rest = text.split(START_MARKER)
+    if END_MARKER not in rest:
+        raise ValueError(f"{END_MARKER} comes before {START_MARKER} in the README")
+    _, tail = rest.split(END_MARKER)
+    return f"{head}{START_MARKER}\n{block.strip()}\n{END_MARKER}{tail}"
+
+
+def append_scores_section(text: str, heading: str = "## Scores") -> str:
+    """`text` with an empty scores section (heading and markers) appended at the end."""
+    body = text.rstrip("\n")
+    separator = "\n\n" if body else ""
+    return f"{body}{separator}{heading}\n\n{START_MARKER}\n{END_MARKER}\n"
+
+
+def update_readme(readme: Path, block: str, append_if_missing: bool = True) -> bool:
+    """Write `block` between the markers of `readme`; return whether the file changed."""
+    readme = Path(readme)
+    if not readme.is_file():
+        raise FileNotFoundError(f"README not found: {readme}")
+    original = readme.read_text(encoding="utf-8")
+    text = original
+    if append_if_missing and START_MARKER not in text and END_MARKER not in text:
+        text = append_scores_section(text)
+    updated = replace_between_markers(text, block)
+    if updated != original:
+        readme.write_text(updated, encoding="utf-8")
+    return updated != original
+
+
+app = typer.Typer(add_completion=False)
+
+
+@app.command()
+def main(
+    metrics_dir: Annotated[Path, typer.Option("--metrics-dir", help="Folder of metrics JSON")
+                           ] = Path("metrics"),
+    readme: Annotated[Path, typer.Option("--readme", help="README to update")] = Path("README.md"),
+    append_if_missing: Annotated[bool, typer.Option(
+        "--append-if-missing/--no-append",
+        help="Append a '## Scores' section with the markers if the README has none")] = True,
+) -> None:
+    """Regenerate the scores table in README from the metrics files."""
+    try:
+        block, skipped = build_block(metrics_dir)
+        changed = update_readme(readme, block, append_if_missing)
+    except (FileNotFoundError, ValueError) as err:
+        typer.echo(f"Error: {err}", err=True)
+        raise typer.Exit(code=1) from err
+    for path in skipped:
+        print(f"Skipped {path}: not a metrics file from scripts/evaluate.py", file=sys.stderr)
+    typer.echo(f"{readme}: {'updated' if changed else 'already up to date'}")
+
+
+if __name__ == "__main__":
+    app()
