@@ -9,6 +9,10 @@ DOC_EXTENSIONS: dict[str, object] = {
     "deid_text": None,
     # One dict per replaced span (label, original and output offsets, surrogate).
     "deid_replacements": None,
+    # Outcome of the LLM translation task (`spacy_deid.AnnotatedTranslation.v1`) on a source Doc:
+    # a JSON-able dict (status, target text and spans, attempts, validation errors), so that
+    # spacy-llm's on-disk cache keeps it; `translation_task.target_doc` builds the target Doc.
+    "deid_translation": None,
 }
 
 
