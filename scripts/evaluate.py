@@ -310,6 +310,7 @@ def evaluate_spans(gold_docs: Sequence[Sequence[CharSpan]], pred_docs: Sequence[
     return {
         "fine": {
             "description": "fine GraSCCo PHI labels as annotated",
+            "labels": sorted({s.label for spans in (*gold_docs, *pred_docs) for s in spans}),
             "scores": score_documents(gold_docs, pred_docs),
         },
         "reduced": {
