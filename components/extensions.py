@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 DOC_EXTENSIONS: dict[str, object] = {
     # Anonymized text written by the `deid_anonymizer` component.
@@ -16,8 +16,18 @@ DOC_EXTENSIONS: dict[str, object] = {
 }
 
 
+SPAN_EXTENSIONS: dict[str, object] = {
+    # Confidence of a detection (e.g. a Presidio recognizer score) set by
+    # `deid_presidio_patterns`; None for entities that carry no score (statistical NER).
+    "deid_score": None,
+}
+
+
 def register_extensions() -> None:
-    """Register the Doc extensions if they are not registered yet (idempotent)."""
+    """Register the Doc and Span extensions if they are not registered yet (idempotent)."""
     for name, default in DOC_EXTENSIONS.items():
         if not Doc.has_extension(name):
             Doc.set_extension(name, default=default)
+    for name, default in SPAN_EXTENSIONS.items():
+        if not Span.has_extension(name):
+            Span.set_extension(name, default=default)
