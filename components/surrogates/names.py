@@ -1,0 +1,363 @@
+"""Person-name surrogates: one surrogate person per original person, in every mention.
+
+Each mention is split into words; every word gets a role (first name, surname,
+patronymic, initial, or a title/particle kept as it is) from the document's earlier
+mentions, Faker's first-name lists, patronymic endings and word order. Roles map
+independently and consistently within a document (surname key -> surrogate surname,
+first-name key -> surrogate first name), so `Jan Kowalski`, `Kowalski`, `KOWALSKI Jan`,
+`J. Kowalski` and the inflected `Pana Kowalskiego` all become the same surrogate person.
+Gender is kept where the text shows it (Herr/Frau, Pan/Pani, Mr/Mrs, female surname or
+patronymic endings, a known first name); the surrogate is put into the case of the
+original (Polish, Russian, Ukrainian) and Turkish suffixes after an apostrophe are
+re-harmonized; letter case (UPPERCASE letterheads) is kept.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+from .common import FAKER_LOCALE_BY_LANGUAGE, load_resource, match_case
+from .morphology import (
+    choose_case,
+    detect_cases,
+    female_patronymic,
+    female_surname,
+    inflect,
+    is_declinable,
+    is_patronymic,
+    lemma_candidates,
+    looks_like_surname,
+    paradigms,
+    stem_key,
+    surname_class,
+    turkish_suffix,
+)
+
+_MARKS = r"\u0300-\u036f\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u200c"
+WORD = rf"[^\W\d_](?:[^\W\d_]|[{_MARKS}])*"
+TOKEN_PATTERN = re.compile(rf"(?P<word>{WORD}(?:['’](?P<suffix>{WORD}))?)|(?P<lit>.)", re.DOTALL)
+
+
+@dataclass
+class Lexicon:
+    """First names by gender, surnames and patronymics for one language, from Faker."""
+
+    first: dict[str, tuple[str, ...]]
+    surnames: dict[str, tuple[str, ...]]
+    patronymics: tuple[str, ...]
+    gender_by_name: dict[str, set[str]]
+
+    def first_name_genders(self, lang: str, word: str) -> set[str]:
+        """The genders of the known first names `word` can be a form of (empty if none)."""
+        genders: set[str] = set()
+        for lemma in lemma_candidates(lang, word.replace("ё", "е"), "first"):
+            genders |= self.gender_by_name.get(lemma, set())
+        return genders
+
+
+def _names(provider: type, *attributes: str) -> tuple[str, ...]:
+    values: list[str] = []
+    for attribute in attributes:
+        names = getattr(provider, attribute, ())
+        values += list(names.keys() if isinstance(names, dict) else names)
+    return tuple(dict.fromkeys(name for name in values if name and " " not in name.strip()))
+
+
+@cache
+def lexicon(lang: str) -> Lexicon:
+    """Names of `lang` from Faker's person provider, limited to regularly declining ones."""
+    provider = importlib.import_module(
+        f"faker.providers.person.{FAKER_LOCALE_BY_LANGUAGE[lang]}"
+    ).Provider
+    first = {"F": _names(provider, "first_names_female"), "M": _names(provider, "first_names_male")}
+    surnames = _names(provider, "last_names_male", "male_last_names", "last_names")
+    if lang == "pl":
+        surnames += _names(provider, "unisex_last_names")
+    extra = load_resource("people.json")[lang]
+    first = {
+        "F": first["F"] + tuple(extra.get("first_female", ())),
+        "M": first["M"] + tuple(extra.get("first_male", ())),
+    }
+    gender_by_name: dict[str, set[str]] = {}
+    for gender, names in first.items():
+        for name in names:
+            gender_by_name.setdefault(name.lower(), set()).add(gender)
+    usable_first = {
+        g: tuple(n for n in names if is_declinable(lang, n, "first", g)) or names
+        for g, names in first.items()
+    }
+    pools: dict[str, list[str]] = {}
+    for name in surnames:
+        kind = surname_class(lang, name)
+        regular = is_declinable(lang, name, "surname", "M") and (
+            kind in ("other", "enko")
+            or is_declinable(lang, female_surname(lang, name), "surname", "F")
+        )
+        if regular or kind == "other" and lang != "pl":
+            pools.setdefault(kind, []).append(name)
+    pools["any"] = [n for pool in pools.values() for n in pool] or list(surnames)
+    patronymics = tuple(n for n in _names(provider, "middle_names_male") if n.endswith("ич"))
+    return Lexicon(
+        usable_first, {k: tuple(v) for k, v in pools.items()}, patronymics, gender_by_name
+    )
+
+
+@dataclass
+class Word:
+    """A name word of a mention with its role, key, grammatical case and Turkish suffix."""
+
+    start: int
+    end: int
+    text: str
+    base: str
+    suffix: str = ""
+    role: str = ""
+    key: str = ""
+    initial: bool = False
+
+
+@dataclass
+class NameRegistry:
+    """What a document has taught about its names: roles, genders, and the surrogates."""
+
+    role_by_key: dict[str, str] = field(default_factory=dict)
+    gender_by_key: dict[str, str] = field(default_factory=dict)
+    first_by_surname: dict[str, str] = field(default_factory=dict)
+    patronymic_by_surname: dict[str, str] = field(default_factory=dict)
+    surrogate: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    letters: dict[str, str] = field(default_factory=dict)
+
+
+def _cue_words(text: str) -> list[str]:
+    return [w.lower().strip(".:,;!?") for w in text.split() if w.strip(".:,;!?")]
+
+
+def _longest_ending(lang: str, word: str, gender: str) -> int:
+    lowered = word.lower()
+    return max(
+        (
+            len(ending)
+            for p in paradigms(lang)
+            if p.role == "surname" and p.gender == gender and not p.nominative.endswith("енко")
+            for ending in p.endings
+            if lowered.endswith(ending) and len(lowered) > len(ending) + 1
+        ),
+        default=0,
+    )
+
+
+def surname_gender(lang: str, surname: str) -> str | None:
+    """The gender a surname's ending shows (`Kowalską`, `Захаровой` -> F), if any."""
+    female, male = _longest_ending(lang, surname, "F"), _longest_ending(lang, surname, "M")
+    if female > male and female >= 3:
+        return "F"
+    if male > female and male >= 2:
+        return "M"
+    return None
+
+
+class NameSurrogates:
+    """Person-name surrogates for one document (see the module docstring)."""
+
+    def __init__(
+        self, lang: str, rng: random.Random, keyed_rng: Callable[..., random.Random] | None = None
+    ) -> None:
+        self.lang = lang
+        self.rng = rng
+        self.keyed_rng = keyed_rng
+        self.lexicon = lexicon(lang)
+        cues = load_resource("people.json")[lang]
+        self.female_cues = set(cues["female"])
+        self.male_cues = set(cues["male"])
+        self.cue_after = bool(cues.get("after"))
+        self.keep_words = {w.lower() for w in cues["title_words"]} | set(cues["particles"])
+        self.registry = NameRegistry()
+
+    # --- reading a mention -------------------------------------------------------------
+
+    def _key(self, word: str) -> str:
+        return stem_key(self.lang, word)
+
+    def split(self, text: str) -> list[Word]:
+        """The name words of a mention (titles, particles and punctuation are left out)."""
+        words = []
+        for match in TOKEN_PATTERN.finditer(text):
+            if not match.group("word"):
+                continue
+            token = match.group("word")
+            suffix = match.group("suffix") or ""
+            base = token[: len(token) - len(suffix) - 1] if suffix else token
+            if self.lang != "tr" and suffix:
+                base, suffix = token, ""
+            if base.lower() in self.keep_words and len(text.split()) > 1:
+                continue
+            word = Word(match.start(), match.end(), token, base, suffix)
+            word.initial = len(base) == 1
+            word.key = self._key(base)
+            words.append(word)
+        return words
+
+    def _assign_roles(self, text: str, words: list[Word]) -> None:
+        """Give every full word a role: first name, surname or patronymic."""
+        full = [w for w in words if not w.initial]
+        comma = text.find(",")
+        for word in full:
+            if is_patronymic(self.lang, word.base):
+                word.role = "patronymic"
+            elif comma > 0 and len(full) > 1:
+                word.role = "surname" if word.start < comma else "first"
+            elif word.key in self.registry.role_by_key:
+                word.role = self.registry.role_by_key[word.key]
+            elif self.lexicon.first_name_genders(self.lang, word.base):
+                word.role = "first"
+            elif looks_like_surname(self.lang, word.base):
+                word.role = "surname"
+        names = [w for w in full if w.role != "patronymic"]
+        unresolved = [w for w in names if not w.role]
+        has_surname = any(w.role == "surname" for w in names)
+        if unresolved and not has_surname:
+            unresolved[-1].role = "surname"
+        elif not unresolved and not has_surname and len(names) > 1:
+            names[-1].role = "surname"
+        for word in full:
+            word.role = word.role or "first"
+            self.registry.role_by_key.setdefault(word.key, word.role)
+
+    def _gender(self, words: list[Word], before: str, after: str) -> str | None:
+        cue_words = _cue_words(before)[-2:] + (_cue_words(after)[:1] if self.cue_after else [])
+        for cue in reversed(cue_words):
+            if cue in self.female_cues:
+                return "F"
+            if cue in self.male_cues:
+                return "M"
+        for word in words:
+            if word.role == "patronymic":
+                return "F" if re.search(r"(вн|ичн)", word.base.lower()) else "M"
+        for word in words:
+            if word.role == "first":
+                genders = self.lexicon.first_name_genders(self.lang, word.base)
+                if len(genders) == 1:
+                    return next(iter(genders))
+        for word in words:
+            if word.role == "surname":
+                gender = surname_gender(self.lang, word.base)
+                if gender:
+                    return gender
+        for word in words:
+            if word.key in self.registry.gender_by_key:
+                return self.registry.gender_by_key[word.key]
+        return None
+
+    # --- drawing surrogates -----------------------------------------------------------
+
+    def _rng(self, *parts: str) -> random.Random:
+        return self.keyed_rng(*parts) if self.keyed_rng else self.rng
+
+    def _draw(self, names: tuple[str, ...], original_key: str, *parts: str) -> str:
+        rng = self._rng(*parts)
+        for _ in range(50):
+            choice = rng.choice(names)
+            if self._key(choice) != original_key:
+                return choice
+        return choice
+
+    def _surrogate_base(self, word: Word, gender: str) -> str:
+        registry = self.registry.surrogate
+        if word.role == "first":
+            slot = ("first", word.key, gender)
+            if slot not in registry:
+                registry[slot] = self._draw(
+                    self.lexicon.first[gender], word.key, "first", gender, word.key
+                )
+            return registry[slot]
+        if word.role == "patronymic" and self.lexicon.patronymics:
+            slot = ("patronymic", word.key, "M")
+            if slot not in registry:
+                registry[slot] = self._draw(
+                    self.lexicon.patronymics, word.key, "patronymic", word.key
+                )
+            male = registry[slot]
+            return female_patronymic(self.lang, male) if gender == "F" else male
+        slot = ("surname", word.key, "M")
+        if slot not in registry:
+            pools = self.lexicon.surnames
+            pool = pools.get(surname_class(self.lang, word.base)) or pools["any"]
+            registry[slot] = self._draw(pool, word.key, "surname", word.key)
+        male = registry[slot]
+        return female_surname(self.lang, male) if gender == "F" else male
+
+    def _initial(self, word: Word, words: list[Word], gender: str) -> str:
+        surname = next((w for w in words if w.role == "surname"), None)
+        initials = [w for w in words if w.initial]
+        if surname and len(initials) > 1 and word is initials[1] and self.lang in ("ru", "uk"):
+            patronymic_key = self.registry.patronymic_by_surname.get(surname.key)
+            if patronymic_key is not None:
+                role_word = Word(0, 0, "", "", role="patronymic", key=patronymic_key)
+                return self._surrogate_base(role_word, gender)[:1]
+        first_key = self.registry.first_by_surname.get(surname.key) if surname else None
+        if first_key is None:
+            first_key = next(
+                (
+                    k
+                    for (role, k, _), _v in self.registry.surrogate.items()
+                    if role == "first" and k[:1] == word.base[:1].lower()
+                ),
+                None,
+            )
+        if first_key is not None:
+            base = self._surrogate_base(Word(0, 0, "", "", role="first", key=first_key), gender)
+            return base[:1]
+        letter = word.base.lower()
+        if letter not in self.registry.letters:
+            pool = sorted(
+                {
+                    n[:1].lower()
+                    for n in self.lexicon.first["M"] + self.lexicon.first["F"]
+                    if n[:1].lower() != letter
+                }
+                or {letter}
+            )
+            self.registry.letters[letter] = self._rng("initial", letter).choice(pool)
+        return self.registry.letters[letter]
+
+    def surrogate(self, text: str, before: str = "", after: str = "") -> str:
+        """The surrogate of one name mention; `before`/`after` are the text around it."""
+        words = self.split(text)
+        if not words:
+            return text
+        self._assign_roles(text, words)
+        gender = self._gender(words, before, after)
+        if gender is None:
+            gender = self._rng("gender", *[w.key for w in words]).choice("FM")
+        full = [w for w in words if not w.initial]
+        surname = next((w for w in full if w.role == "surname"), None)
+        first = next((w for w in full if w.role == "first"), None)
+        for word in full:
+            self.registry.gender_by_key.setdefault(word.key, gender)
+        patronymic = next((w for w in full if w.role == "patronymic"), None)
+        if surname and first:
+            self.registry.first_by_surname.setdefault(surname.key, first.key)
+        if surname and patronymic:
+            self.registry.patronymic_by_surname.setdefault(surname.key, patronymic.key)
+        case = choose_case([detect_cases(self.lang, w.base, w.role, gender) for w in full])
+        pieces, cursor = [], 0
+        for word in words:
+            pieces.append(text[cursor : word.start])
+            if word.initial:
+                new = self._initial(word, words, gender)
+                pieces.append(match_case(word.base, new, self.lang) + word.text[len(word.base) :])
+            else:
+                base = self._surrogate_base(word, gender)
+                new = inflect(self.lang, base, word.role, gender, case)
+                new = match_case(word.base, new, self.lang)
+                if word.suffix:
+                    new += word.text[len(word.base)] + turkish_suffix(word.suffix, word.base, base)
+                pieces.append(new)
+            cursor = word.end
+        pieces.append(text[cursor:])
+        return "".join(pieces)
