@@ -88,7 +88,7 @@ def build_tokenizer(nlp: Language, lang: str) -> Tokenizer:
     defaults = spacy.util.get_lang_class(lang).Defaults
     prefixes = [*COMMON_PREFIXES, *EXTRA_PREFIXES.get(lang, ()), *(defaults.prefixes or ())]
     suffixes = [*COMMON_SUFFIXES, *EXTRA_SUFFIXES.get(lang, ()), *(defaults.suffixes or ())]
-    infixes = list(defaults.infixes or ()) + list(COMMON_INFIXES) + list(EXTRA_INFIXES.get(lang, ()))
+    infixes = [*(defaults.infixes or ()), *COMMON_INFIXES, *EXTRA_INFIXES.get(lang, ())]
     return Tokenizer(
         nlp.vocab,
         rules=dict(defaults.tokenizer_exceptions or {}),

@@ -16,11 +16,11 @@ import typer
 from spacy.language import Language
 from spacy.pipeline import Sentencizer
 from spacy.tokens import Doc, DocBin
-
-from scripts.inception import CasDocument, read_cas_json, read_cas_xmi
 from spacy_deid.alignment import AlignmentReport, make_doc
 from spacy_deid.inline_tags import parse_inline_tags
 from spacy_deid.labels import LANGUAGES, validate_language
+
+from scripts.inception import CasDocument, read_cas_json, read_cas_xmi
 
 GERMAN = "de"
 
@@ -111,7 +111,8 @@ def convert_language(corpus_dir: Path, lang: str, cas_format: str = "json"
 def report_line(lang: str, docs: list[Doc], report: AlignmentReport) -> str:
     """One line of the conversion table."""
     adjusted = ", ".join(f"{label} {n}" for label, n in sorted(report.adjusted_labels.items()))
-    return (f"{lang:4} docs {len(docs):3}  gold spans in {report.spans_in:5}  kept {report.kept:5}  "
+    return (f"{lang:4} docs {len(docs):3}  gold spans in {report.spans_in:5}  "
+            f"kept {report.kept:5}  "
             f"adjusted {report.adjusted:3}  lost {report.lost:2}"
             + (f"  (adjusted: {adjusted})" if adjusted else ""))
 

@@ -1,0 +1,47 @@
+"""Assemble the shippable pipeline of every language: trained NER + Presidio patterns + anonymizer.
+
+`training/<lang>/model-best` (tok2vec + ner) becomes `training/<lang>/pipeline` with
+`deid_presidio_patterns` (merged into `doc.ents` under its merge policy) and
+`deid_anonymizer` added, and the meta name `deid_<lang>`, so `spacy package` names it
+`xx_deid_<lang>`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import spacy
+import srsly
+import typer
+from spacy.language import Language
+
+
+def assemble_pipeline(model_dir: Path, lang: str) -> Language:
+    """Load a trained NER pipeline and add the rule-based detectors and the anonymizer."""
+    nlp = spacy.load(model_dir)
+    nlp.add_pipe("deid_presidio_patterns", config={"lang": lang})
+    nlp.add_pipe("deid_anonymizer", config={"lang": lang})
+    nlp.meta["name"] = f"deid_{lang}"
+    return nlp
+
+
+def main(
+    training_dir: Path = typer.Argument(..., help="Folder with <lang>/model-best"),
+    langs: str = typer.Option(..., help="Space- or comma-separated language codes"),
+) -> None:
+    """Write `<lang>/pipeline` for every language and a summary `assembled.json`."""
+    summary = {}
+    for lang in [code for code in langs.replace(",", " ").split() if code]:
+        model_dir = training_dir / lang / "model-best"
+        if not model_dir.exists():
+            raise typer.BadParameter(f"no trained pipeline at {model_dir}; run the train step")
+        nlp = assemble_pipeline(model_dir, lang)
+        nlp.to_disk(training_dir / lang / "pipeline")
+        summary[lang] = {"pipeline": str(training_dir / lang / "pipeline"),
+                         "components": nlp.pipe_names}
+        typer.echo(f"{lang}: {' -> '.join(nlp.pipe_names)}")
+    srsly.write_json(training_dir / "assembled.json", summary)
+
+
+if __name__ == "__main__":
+    typer.run(main)
