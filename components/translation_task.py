@@ -339,7 +339,11 @@ class AnnotatedTranslationTask:
 
     def target_doc(self, doc: Doc) -> Doc:
         """The translated Doc (target tokenizer, spans at their new offsets) for a processed doc."""
-        return target_doc(doc._.get(EXTENSION), self.target_tokenizer, name=doc_name(doc))
+        return self.target_doc_from_record(doc._.get(EXTENSION), doc_name(doc))
+
+    def target_doc_from_record(self, record: dict[str, Any], name: str = "<doc>") -> Doc:
+        """The translated Doc from a `deid_translation` record (e.g. read back from a report)."""
+        return target_doc(record, self.target_tokenizer, name=name)
 
 
 def resolve_country(target_lang: str, target_country: str | None) -> str:

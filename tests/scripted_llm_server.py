@@ -3,8 +3,9 @@
 Used by the translation tests: no network beyond the loopback interface. Each
 document's script is chosen by a key that occurs in the prompt (e.g. a word of the
 source text), so the order in which spacy-llm sends prompts does not matter.
-A script step is the answer text, an HTTP status code (int), or `Stall(seconds)`,
-which holds the connection open without answering (a timeout for the client).
+A script step is the answer text, a function of the prompt giving the answer text,
+an HTTP status code (int), or `Stall(seconds)`, which holds the connection open
+without answering (a timeout for the client). The last step repeats.
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(step, int):
             self._send(step, {"error": {"message": f"scripted status {step}"}})
             return
+        if callable(step):
+            step = step(body["messages"][-1]["content"])
         self._send(200, {"id": "x", "object": "chat.completion", "model": body.get("model"),
                          "choices": [{"index": 0, "finish_reason": "stop",
                                       "message": {"role": "assistant", "content": step}}]})
