@@ -111,6 +111,7 @@ class TranslationOutcome:
     target_lang: str
     target_country: str
     source_counts: dict[str, int]
+    source_spans: list[list[Any]] = field(default_factory=list)
     attempts: int = 0
     errors: list[str] = field(default_factory=list)
     text: str | None = None
@@ -122,7 +123,8 @@ class TranslationOutcome:
         return {
             "status": self.status, "source_lang": self.source_lang,
             "target_lang": self.target_lang, "target_country": self.target_country,
-            "source_counts": dict(self.source_counts), "attempts": self.attempts,
+            "source_counts": dict(self.source_counts),
+            "source_spans": [list(span) for span in self.source_spans], "attempts": self.attempts,
             "retries": max(self.attempts - 1, 0), "errors": list(self.errors),
             "text": self.text, "spans": [list(span) for span in self.spans],
             "alignment": dict(self.alignment),
@@ -137,6 +139,24 @@ def language_name(lang: str) -> str:
 def doc_name(doc: Doc) -> str:
     """A document's name for messages: its `doc_id` from the converters, else "<doc>"."""
     return str(doc.user_data.get("doc_id", "<doc>"))
+
+
+def source_span_list(doc: Doc) -> list[list[Any]]:
+    """The source entities as [start, end, label] lists (as stored in the record)."""
+    return [[span.start, span.end, span.label] for span in doc_char_spans(doc)]
+
+
+def record_matches_source(record: dict[str, Any] | None, doc: Doc) -> bool:
+    """Whether a (possibly cached) record was made for exactly this Doc's entities.
+
+    spacy-llm's cache keys documents by their tokens only; a source whose annotations
+    changed since would otherwise get a stale translation.
+    """
+    if not record:
+        return False
+    stored = [[int(start), int(end), str(label)] for start, end, label in
+              record.get("source_spans", ())]
+    return stored == source_span_list(doc)
 
 
 def source_tagged_text(doc: Doc) -> str:
@@ -305,7 +325,7 @@ class AnnotatedTranslationTask:
         """Check `answer` for `doc`; on rejection ask `retry_model` again, up to `max_retries`."""
         counts = Counter(ent.label_ for ent in doc.ents)
         outcome = TranslationOutcome("failed", self.source_lang, self.target_lang,
-                                     self.target_country, dict(counts))
+                                     self.target_country, dict(counts), source_span_list(doc))
         name = doc_name(doc)
         while True:
             outcome.attempts += 1

@@ -38,6 +38,7 @@ from spacy_deid.translation_task import (
     EXTENSION,
     AnnotatedTranslationTask,
     doc_name,
+    record_matches_source,
     source_tagged_text,
 )
 
@@ -106,8 +107,9 @@ def read_source_docs(path: Path, nlp: Language, source_lang: str) -> Iterator[Do
 def translate_one(nlp: Language, doc: Doc) -> dict[str, Any]:
     """Run the `llm` component on one document; return its translation record.
 
-    A source that cannot be written with inline tags, or a model that gives no answer,
-    yields a failed record with the reason (no text of the document in it).
+    A source that cannot be written with inline tags, a model that gives no answer, or a
+    cached answer made for other annotations of the same text yields a failed record with
+    the reason (no text of the document in it).
     """
     counts = dict(Counter(ent.label_ for ent in doc.ents))
     try:
@@ -119,7 +121,12 @@ def translate_one(nlp: Language, doc: Doc) -> dict[str, Any]:
     except MODEL_ERRORS as error:
         return failed_record(counts, f"translation call failed: {type(error).__name__}: "
                                      f"{error}")
-    return dict(processed._.get(EXTENSION))
+    record = processed._.get(EXTENSION)
+    # A cached answer comes back as the cached Doc; `doc` keeps the current annotations.
+    if not record_matches_source(record, doc):
+        return failed_record(counts, "the cached translation was made for other annotations "
+                                     "of this text; delete the cache folder to translate again")
+    return dict(record)
 
 
 def failed_record(source_counts: dict[str, int], error: str, attempts: int = 0

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from importlib.metadata import entry_points
 
 import pytest
 import spacy
 from spacy.tokens import Doc, DocBin
 from spacy_deid.alignment import make_doc
 from spacy_deid.inline_tags import parse_inline_tags
-from spacy_deid.openai_compatible import ModelRequestError
+from spacy_deid.openai_compatible import ModelRequestError, make_openai_compatible
 from spacy_deid.translation_task import (
     EXTENSION,
     AnnotatedTranslationTask,
@@ -159,6 +160,18 @@ def test_registered_for_spacy_llm_configs():
     task = registry.resolve(config)["task"]
     assert isinstance(task, AnnotatedTranslationTask)
     assert task.target_country == "Ukraine"
+
+
+@pytest.mark.parametrize(("group", "name", "function"), [
+    ("thinc_llm_tasks", "spacy_deid.AnnotatedTranslation.v1", make_annotated_translation_task),
+    ("thinc_llm_models", "spacy_deid.OpenAICompatible.v1", make_openai_compatible),
+])
+def test_installed_entry_points_let_configs_resolve_without_an_import(group, name, function):
+    """spacy-llm's registries are catalogue registries named thinc/llm_*: after `pip install`,
+    catalogue finds our names in these entry-point groups."""
+    points = {point.name: point for point in entry_points(group=group)}
+    assert points[name].load() is function
+    assert getattr(registry, group.removeprefix("thinc_")).get_entry_point(name) is function
 
 
 def test_source_entity_with_a_label_outside_labels_is_refused():

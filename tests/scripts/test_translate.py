@@ -137,6 +137,16 @@ def test_translate_a_folder_writes_texts_docbin_and_report_then_reruns_from_cach
     assert (again["done"], again["failed"], again["retries_used"]) == (3, 2, 3)
     assert again["preservation"] == report["preservation"]
 
+    # Same text, other annotations: the cache (keyed by tokens) must not hand back the old
+    # translation as if it covered the new spans.
+    (source_dir / "Albers.txt").write_text(SOURCES["Albers"].replace("<DATE>", "").replace(
+        "</DATE>", ""), encoding="utf-8")
+    stale = run_cli(cli_args(source_dir, tmp_path / "stale", fast_config, base_url,
+                             "--cache-dir", str(out / ".cache" / "en-fr-local")))
+    assert stale.exit_code == 0, stale.output
+    failures = srsly.read_json(tmp_path / "stale" / "en-fr.report.json")["failures"]
+    assert "other annotations" in {f["doc_id"]: f for f in failures}["Albers"]["errors"][0]
+
 
 def test_a_docbin_input_and_a_limit(tmp_path, source_dir, fast_config):
     nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {
