@@ -48,9 +48,12 @@ from spacy_llm.registry import registry
 
 from .alignment import AlignmentReport, doc_char_spans, make_doc
 from .inline_tags import CharSpan, InlineTagError, parse_inline_tags, render_inline_tags
-from .labels import COUNTRY_BY_LANGUAGE, LANGUAGES, PHI_LABELS
+from .labels import COUNTRY_BY_LANGUAGE, LANGUAGES, NAME_LABELS, PHI_LABELS
 
 EXTENSION = "deid_translation"
+# People and places that the method replaces with target-country equivalents.
+REPLACED_LABELS: frozenset[str] = NAME_LABELS - {"NAME_TITLE"} | {
+    "LOCATION_STREET", "LOCATION_CITY", "LOCATION_HOSPITAL", "LOCATION_ORGANIZATION"}
 OPEN_MARK = "<translation>"
 CLOSE_MARK = "</translation>"
 PROMPT_VERSION = "spacy_deid.AnnotatedTranslation.v1/prompt-1"
@@ -117,6 +120,7 @@ class TranslationOutcome:
     text: str | None = None
     spans: list[list[Any]] = field(default_factory=list)
     alignment: dict[str, int] = field(default_factory=dict)
+    unchanged_entities: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict (msgpack/JSON-able, so spacy-llm's DocBin cache keeps it)."""
@@ -127,8 +131,18 @@ class TranslationOutcome:
             "source_spans": [list(span) for span in self.source_spans], "attempts": self.attempts,
             "retries": max(self.attempts - 1, 0), "errors": list(self.errors),
             "text": self.text, "spans": [list(span) for span in self.spans],
-            "alignment": dict(self.alignment),
+            "alignment": dict(self.alignment), "unchanged_entities": self.unchanged_entities,
         }
+
+
+def unchanged_entities(doc: Doc, text: str, spans: Iterable[CharSpan]) -> int:
+    """How many translated people and places kept a source form of the same label.
+
+    The method asks for new names and places; this count is reported, not rejected (a
+    city may legitimately stay, e.g. a real hospital town), so reviewers can look.
+    """
+    replaceable = {(ent.text, ent.label_) for ent in doc.ents if ent.label_ in REPLACED_LABELS}
+    return sum((text[span.start:span.end], span.label) in replaceable for span in spans)
 
 
 def language_name(lang: str) -> str:
@@ -337,6 +351,7 @@ class AnnotatedTranslationTask:
             else:
                 outcome.status, outcome.text, outcome.alignment = "ok", text, alignment
                 outcome.spans = [[span.start, span.end, span.label] for span in spans]
+                outcome.unchanged_entities = unchanged_entities(doc, text, spans)
                 return outcome
             if outcome.attempts > self.max_retries or self.retry_model is None:
                 return outcome

@@ -69,7 +69,7 @@ def build_pipeline(config_path: Path, source_lang: str, target_lang: str, backen
     config["components"]["llm"]["model"] = model
     del config["backends"]
     config["translation"].update(source_lang=source_lang, target_lang=target_lang,
-                                 target_country=target_country)
+                                 target_country=target_country or None)
     if max_retries is not None:
         config["components"]["llm"]["task"]["max_retries"] = max_retries
     config["paths"]["cache"] = str(cache_dir)
@@ -172,6 +172,8 @@ def build_report(names: list[str], records: list[dict[str, Any]], settings: dict
         "failed": len(failures),
         "retries_used": sum(record["retries"] for record in records),
         "model_answers": sum(record["attempts"] for record in records),
+        # people and places the model left in their source form (reported for review)
+        "unchanged_entities": sum(record.get("unchanged_entities", 0) for record in records),
         "preservation": preservation(records),
         "alignment": dict(alignment),
         "failures": failures,
@@ -205,7 +207,8 @@ def main(
                                                     "<target>.spacy")],
     source_lang: Annotated[str, typer.Option(help="Language of the source documents")] = "de",
     target_lang: Annotated[str, typer.Option(help="Language to translate into")] = "en",
-    backend: Annotated[str, typer.Option(help="A block of [backends] in the config")] = "local",
+    backend: Annotated[str, typer.Option(
+        help="Backend block of the config: local, openai or anthropic")] = "local",
     config_path: Annotated[Path, typer.Option("--config", help="The spacy-llm translate config")
                            ] = Path("configs/translate.cfg"),
     target_country: Annotated[str | None, typer.Option(

@@ -107,6 +107,15 @@ def test_bad_answers_are_rejected_with_a_reason(answer, reason):
         check_answer(answer, COUNTS, ["NAME_PATIENT", "DATE", "LOCATION_CITY"], source="Albers")
 
 
+def test_people_and_places_left_in_their_source_form_are_counted():
+    task = make_annotated_translation_task(max_retries=0)
+    doc = source_doc(blank_for_language("de"))
+    kept_city = ENGLISH.replace("Denver", "Leipzig").replace("4/4/1997", "4.4.1997")
+    outcome = task.translate(doc, wrap(kept_city))
+    assert outcome.status == "ok"
+    assert outcome.unchanged_entities == 1  # the city; an unchanged date is not counted
+
+
 def test_extract_translation_keeps_inner_layout():
     assert extract_translation("  <translation>\n\nA\n  B\n\n</translation>\n") == "\nA\n  B\n"
 
@@ -191,6 +200,7 @@ def test_correct_translation_gives_a_target_doc_with_spans_at_new_offsets():
     assert record["status"] == "ok"
     assert (record["attempts"], record["retries"], record["errors"]) == (1, 0, [])
     assert record["alignment"] == {"kept": 4, "adjusted": 0, "lost": 0}
+    assert record["unchanged_entities"] == 0
     assert [(e.text, e.label_) for e in doc.ents][0] == ("Beate Albers", "NAME_PATIENT")
     target = task_of(nlp).target_doc(doc)
     assert [(e.text, e.label_) for e in target.ents] == [

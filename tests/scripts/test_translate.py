@@ -100,6 +100,7 @@ def test_translate_a_folder_writes_texts_docbin_and_report_then_reruns_from_cach
     report = srsly.read_json(out / "en-fr.report.json")
     assert (report["documents"], report["done"], report["failed"]) == (5, 3, 2)
     assert report["target_country"] == "France"
+    assert report["unchanged_entities"] == 5  # the echoed Sudeck.txt: 2 patient, 3 doctor names
     assert report["retries_used"] == 1 + 2  # Meier once, Kurz up to max_retries
     failures = {failure["doc_id"]: failure for failure in report["failures"]}
     assert failures["Kurz"]["attempts"] == 3
