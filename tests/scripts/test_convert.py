@@ -1,0 +1,41 @@
+from pathlib import Path
+
+import pytest
+from spacy_deid.inline_tags import InlineTagError
+
+from scripts.convert import convert_language, main, report_line
+
+CORPUS = Path(__file__).parents[2] / "corpus"
+
+
+@pytest.mark.parametrize("lang", ["de", "tr", "ar"])
+def test_no_gold_span_is_lost(lang):
+    docs, report = convert_language(CORPUS, lang)
+    assert report.lost == 0
+    assert report.kept + report.adjusted == report.spans_in
+    assert sum(len(doc.ents) for doc in docs) == report.spans_in
+    # adjusted: ages written inside a compound word ("Fünfigjährige"), one Arabic ward code
+    assert report.adjusted <= 8
+    assert set(report.adjusted_labels) <= {"AGE", "ID"}
+    assert all(doc.user_data["lang"] == lang and doc.user_data["doc_id"] for doc in docs)
+
+
+def test_german_entities_never_cross_sentences():
+    docs, _ = convert_language(CORPUS, "de")
+    for doc in docs:
+        for ent in doc.ents:
+            assert ent.sent == doc[ent.start].sent == doc[ent.end - 1].sent
+
+
+def test_report_line_counts():
+    docs, report = convert_language(CORPUS, "de", cas_format="xmi")
+    line = report_line("de", docs, report)
+    assert "docs  63" in line and "gold spans in  1439" in line and "lost  0" in line
+
+
+def test_malformed_replica_file_fails_with_file_and_position(tmp_path):
+    folder = tmp_path / "multigrascco_replica" / "en"
+    folder.mkdir(parents=True)
+    (folder / "Bad.txt").write_text("Patient <NAME_PATIENT>Ann Lee", encoding="utf-8")
+    with pytest.raises(InlineTagError, match=r"Bad\.txt:1:9 .* never closed"):
+        main(tmp_path, tmp_path / "out", langs="en", cas_format="json")
