@@ -97,7 +97,8 @@ def test_span_outside_the_text_is_an_error(tmp_path):
 
 def test_utf16_offsets_are_converted(tmp_path):
     # an emoji takes two UTF-16 code units in UIMA offsets, one character in Python
-    path = write(tmp_path, "x.json", cas("🙂 Max", [{"begin": 3, "end": 6, "kind": "NAME_PATIENT"}]))
+    annotation = {"begin": 3, "end": 6, "kind": "NAME_PATIENT"}
+    path = write(tmp_path, "x.json", cas("🙂 Max", [annotation]))
     document = read_cas_json(path)
     assert document.text[document.spans[0].start:document.spans[0].end] == "Max"
 
