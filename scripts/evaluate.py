@@ -531,10 +531,40 @@ def aggregate_cli(
                f"± {f1['sd']:.3f} -> {output}")
 
 
+@app.command("languages")
+def languages_cli(
+    training: Annotated[Path, typer.Argument(help="Folder with <lang>/<pipeline>")],
+    splits: Annotated[Path, typer.Argument(help="Folder with <lang>/{train,test}.spacy")],
+    metrics_dir: Annotated[Path, typer.Argument(help="Where to write <lang>.json")],
+    langs: Annotated[str, typer.Option("--langs", help="Space-separated language codes")],
+    pipeline: Annotated[str, typer.Option("--pipeline", help="Pipeline folder name")
+                        ] = "pipeline",
+    name: Annotated[str, typer.Option("--name", help="Name of the split/setting")
+                    ] = "doc-split",
+    suffix: Annotated[str, typer.Option("--suffix", help="Appended to <lang> in file names")
+                      ] = "",
+) -> None:
+    """Score every language's pipeline on its own test split; write a summary `scores.json`."""
+    summary = {}
+    for lang in langs.replace(",", " ").split():
+        output = metrics_dir / f"{lang}{suffix}.json"
+        metrics = evaluate_pipeline(training / lang / pipeline, splits / lang / "test.spacy",
+                                    lang, splits / lang / "train.spacy", name)
+        write_json(metrics, output)
+        fine = metrics["label_sets"]["fine"]["scores"]["strict"]["micro"]
+        reduced = metrics["label_sets"]["reduced"]["scores"]["partial"]["micro"]
+        summary[lang] = {"strict_micro": fine, "relaxed_micro_reduced": reduced,
+                         "file": str(output)}
+        typer.echo(f"{lang}: fine strict micro P={fine['p']:.3f} R={fine['r']:.3f} "
+                   f"F1={fine['f1']:.3f}; reduced partial micro F1={reduced['f1']:.3f}")
+    write_json({"command": command_line(), "created": timestamp(), "languages": summary},
+               metrics_dir / f"scores{suffix}.json")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: `aggregate ...` runs the aggregation, anything else scores a pipeline."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] not in {"evaluate", "aggregate", "--help"}:
+    if not args or args[0] not in {"evaluate", "aggregate", "languages", "--help"}:
         args = ["evaluate", *args]
     app(args=args, prog_name="evaluate.py")
 
