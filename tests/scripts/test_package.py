@@ -1,0 +1,302 @@
+"""Tests for scripts/package.py and scripts/check_packages.py.
+
+The fast tests cover the meta, the requirement checks and the check bookkeeping. The
+slow one is the CI proof of the whole path: a tiny pipeline (blank `xx` with the deid
+tokenizer, an `ner` trained in seconds, the Presidio patterns and the anonymizer) is
+saved, packaged by `scripts.package` into `xx_deid_de` + the `spacy-deid` wheel, installed
+by a plain `pip install` into a new virtual environment, loaded there by name with
+`spacy.load` in a subprocess and used (entities + anonymized text), by the same
+`scripts.check_packages` code that checks the real packages. The new environment links
+the third-party dependencies from the running one (`--deps-from`), so the test takes
+about a minute instead of the several minutes a full dependency install takes; the
+`check-packages` workflow step does the full install.
+"""
+
+from __future__ import annotations
+
+import random
+import sysconfig
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+import spacy
+import srsly
+from spacy.training import Example
+from spacy_deid.labels import LANGUAGES
+
+import scripts.check_packages as check_packages_module
+from scripts.check_packages import (
+    CheckError,
+    check_packages,
+    is_overlay_excluded,
+    load_samples,
+    parse_check_output,
+    select_pipelines,
+)
+from scripts.package import (
+    SOURCES,
+    PackagingError,
+    build_meta,
+    check_pipeline,
+    check_wheel_requirements,
+    components_requirement,
+    merge_requirements,
+    package_all,
+    package_name,
+    parse_langs,
+    performance_from_metrics,
+    wheel_file_name,
+)
+
+TRAIN_TEXTS: list[tuple[str, list[tuple[int, int, str]]]] = [
+    ("Patientin Hanna Vogt wurde am 12.03.2020 aufgenommen.",
+     [(10, 20, "NAME_PATIENT"), (30, 40, "DATE")]),
+    ("Herr Peter Lorenz kam am 01.02.2021 in die Klinik.",
+     [(5, 17, "NAME_PATIENT"), (25, 35, "DATE")]),
+    ("Frau Erika Busch, geb. 07.07.1950, klagt über Schmerzen.",
+     [(5, 16, "NAME_PATIENT"), (23, 33, "DATE")]),
+]
+
+
+def blank_deid(lang: str) -> spacy.language.Language:
+    """A blank `xx` pipeline with the deid tokenizer for `lang`."""
+    return spacy.blank("xx", config={"nlp": {"tokenizer": {
+        "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": lang}}})
+
+
+def small_ner_config() -> dict:
+    """A deliberately small NER model, so the package stays small and trains in seconds."""
+    return {"model": {
+        "@architectures": "spacy.TransitionBasedParser.v2", "state_type": "ner",
+        "extra_state_tokens": False, "hidden_width": 16, "maxout_pieces": 2, "use_upper": True,
+        "tok2vec": {"@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None,
+                    "width": 16, "depth": 1, "embed_size": 300, "window_size": 1,
+                    "maxout_pieces": 2, "subword_features": True},
+    }}
+
+
+def train_tiny_pipeline(lang: str, output: Path) -> None:
+    """Train the tiny pipeline, add the deid components and save it to `output`."""
+    nlp = blank_deid(lang)
+    nlp.add_pipe("ner", config=small_ner_config())
+    examples = [Example.from_dict(nlp.make_doc(text), {"entities": ents})
+                for text, ents in TRAIN_TEXTS]
+    nlp.initialize(lambda: examples)
+    rng = random.Random(0)
+    for _ in range(20):
+        rng.shuffle(examples)
+        nlp.update(examples, drop=0.0)
+    nlp.add_pipe("deid_presidio_patterns", config={"lang": lang})
+    nlp.add_pipe("deid_anonymizer", config={"lang": lang})
+    output.parent.mkdir(parents=True, exist_ok=True)
+    nlp.to_disk(output)
+
+
+def metrics_record(strict_f1: float = 0.8) -> dict:
+    """The part of a scripts/evaluate.py record that packaging reads."""
+    return {
+        "n_docs": 13, "created": "2026-01-01T00:00:00+00:00",
+        "label_sets": {
+            "fine": {"scores": {"strict": {"micro": {"p": 0.9, "r": 0.7, "f1": strict_f1}}}},
+            "reduced": {"scores": {"partial": {"micro": {"p": 0.95, "r": 0.9, "f1": 0.92}}}},
+        },
+    }
+
+
+def make_wheel(path: Path, requirements: list[str]) -> Path:
+    """A minimal wheel file whose METADATA lists `requirements`."""
+    metadata = "Metadata-Version: 2.1\nName: xx_deid_de\nVersion: 0.1.0\n" + "".join(
+        f"Requires-Dist: {req}\n" for req in requirements)
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("xx_deid_de-0.1.0.dist-info/METADATA", metadata)
+    return path
+
+
+# ---------------------------------------------------------------------------
+# scripts/package.py
+# ---------------------------------------------------------------------------
+
+
+def test_names_follow_spacy_package_rule() -> None:
+    assert package_name("pl") == "xx_deid_pl"
+    assert wheel_file_name("pl", "0.1.0") == "xx_deid_pl-0.1.0-py3-none-any.whl"
+    assert parse_langs("de, en de  fr") == ["de", "en", "fr"]
+
+
+def test_requirement_on_components_is_bounded_and_single() -> None:
+    assert components_requirement("0.1.0") == "spacy-deid>=0.1.0,<0.2.0"
+    merged = merge_requirements(["spacy_deid>=0.0.1", "Spacy-Deid", "spacy-transformers>=1.3"],
+                                "0.1.0")
+    assert merged == ["spacy-transformers>=1.3", "spacy-deid>=0.1.0,<0.2.0"]
+
+
+def test_performance_takes_strict_and_relaxed_micro_scores() -> None:
+    performance = performance_from_metrics(metrics_record(), "metrics/de.json")
+    assert performance["ents_f"] == pytest.approx(0.8)
+    assert performance["strict_micro_r"] == pytest.approx(0.7)
+    assert performance["relaxed_micro_f1"] == pytest.approx(0.92)
+    assert performance["evaluation"]["metrics_file"] == "metrics/de.json"
+
+
+def test_performance_uses_the_mean_of_an_aggregate() -> None:
+    record = metrics_record()
+    record["label_sets"]["fine"]["scores"]["strict"]["micro"]["f1"] = {"mean": 0.5, "sd": 0.1}
+    assert performance_from_metrics(record, "x.json")["ents_f"] == pytest.approx(0.5)
+
+
+def test_performance_rejects_a_file_without_scores() -> None:
+    with pytest.raises(PackagingError, match="no strict or relaxed"):
+        performance_from_metrics({"lang": "de"}, "metrics/de.json")
+
+
+def test_meta_carries_licence_sources_and_requirement() -> None:
+    meta = build_meta({"lang": "xx", "name": "pipeline", "pipeline": ["ner"],
+                       "requirements": ["spacy-deid>=0.0.1"]},
+                      "fr", "0.2.0", "0.1.0", {"ents_f": 0.5})
+    assert (meta["lang"], meta["name"], meta["version"]) == ("xx", "deid_fr", "0.2.0")
+    assert meta["license"] == "CC BY 4.0"
+    assert [s["url"] for s in meta["sources"]] == [s["url"] for s in SOURCES]
+    assert "zenodo.org/records/18847836" in meta["sources"][2]["url"]
+    assert meta["requirements"] == ["spacy-deid>=0.1.0,<0.2.0"]
+    assert meta["performance"] == {"ents_f": 0.5}
+    assert meta["pipeline"] == ["ner"]
+
+
+def test_check_pipeline_requires_xx_and_the_deid_tokenizer(tmp_path: Path) -> None:
+    spacy.blank("de").to_disk(tmp_path / "plain")
+    with pytest.raises(PackagingError, match="lang is 'de'"):
+        check_pipeline(tmp_path / "plain", "de")
+    blank_deid("it").to_disk(tmp_path / "it")
+    with pytest.raises(PackagingError, match="lang = 'de'"):
+        check_pipeline(tmp_path / "it", "de")
+    assert check_pipeline(tmp_path / "it", "it")["lang"] == "xx"
+    with pytest.raises(PackagingError, match="config.cfg is missing"):
+        check_pipeline(tmp_path / "missing", "de")
+
+
+def test_wheel_requirement_check(tmp_path: Path) -> None:
+    good = make_wheel(tmp_path / "good.whl", ["spacy-deid<0.2.0,>=0.1.0", "spacy<3.9,>=3.8"])
+    assert len(check_wheel_requirements(good)) == 2
+    twice = make_wheel(tmp_path / "twice.whl", ["spacy-deid>=0.1.0", "spacy_deid<0.2"])
+    with pytest.raises(PackagingError, match="more than once"):
+        check_wheel_requirements(twice)
+    missing = make_wheel(tmp_path / "missing.whl", ["spacy>=3.8"])
+    with pytest.raises(PackagingError, match="exactly once"):
+        check_wheel_requirements(missing)
+    unbounded = make_wheel(tmp_path / "unbounded.whl", ["spacy-deid<1"])
+    with pytest.raises(PackagingError, match="no lower bound"):
+        check_wheel_requirements(unbounded)
+
+
+def test_package_all_fails_without_any_pipeline(tmp_path: Path) -> None:
+    with pytest.raises(PackagingError, match="no pipeline to package"):
+        package_all(tmp_path / "training", tmp_path / "packages", ["de", "en"], "0.1.0",
+                    log=lambda message: None)
+    with pytest.raises(PackagingError, match="not a valid version"):
+        package_all(tmp_path / "training", tmp_path / "packages", ["de"], "one",
+                    log=lambda message: None)
+
+
+# ---------------------------------------------------------------------------
+# scripts/check_packages.py
+# ---------------------------------------------------------------------------
+
+
+def test_samples_cover_every_language() -> None:
+    samples = load_samples()
+    assert sorted(samples) == sorted(LANGUAGES)
+    assert all("@" in text for text in samples.values())
+
+
+def test_select_pipelines_needs_a_sample(tmp_path: Path) -> None:
+    built = {"pipelines": [{"lang": "de", "package": "xx_deid_de", "wheel": "a.whl"},
+                           {"lang": "en", "package": "xx_deid_en", "wheel": "b.whl"}]}
+    assert [p["lang"] for p in select_pipelines(built, ["en"], {"en": "x"})] == ["en"]
+    with pytest.raises(CheckError, match="xx_deid_de"):
+        select_pipelines(built, None, {"en": "x"})
+    with pytest.raises(CheckError, match="no pipeline"):
+        select_pipelines(built, ["fa"], {"fa": "x"})
+
+
+def test_overlay_leaves_out_the_package_under_test() -> None:
+    for name in ("spacy_deid", "spacy_deid-0.1.0.dist-info", "__editable__.spacy_deid-0.1.0.pth",
+                 "xx_deid_de", "pip", "pip-26.0.dist-info", "distutils-precedence.pth"):
+        assert is_overlay_excluded(name), name
+    for name in ("spacy", "spacy-3.8.18.dist-info", "torch", "pipdeptree", "presidio_analyzer"):
+        assert not is_overlay_excluded(name), name
+
+
+def test_parse_check_output() -> None:
+    out = 'noise\nCHECK_RESULT {"package": "xx_deid_de", "ok": true}\n'
+    assert parse_check_output(out, "xx_deid_de") == {"package": "xx_deid_de", "ok": True}
+    with pytest.raises(CheckError, match="xx_deid_de"):
+        parse_check_output("Traceback ...", "xx_deid_de")
+
+
+def test_a_failing_package_fails_loudly_and_is_recorded(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    srsly.write_json(tmp_path / "built.json", {"pipelines": [
+        {"lang": "de", "package": "xx_deid_de", "wheel": "xx_deid_de-0.1.0-py3-none-any.whl"},
+        {"lang": "en", "package": "xx_deid_en", "wheel": "xx_deid_en-0.1.0-py3-none-any.whl"},
+    ]})
+    monkeypatch.setattr(check_packages_module, "create_venv", lambda venv: None)
+    monkeypatch.setattr(check_packages_module, "install_wheels", lambda *args: None)
+
+    def fake_check(venv, package, sample, workdir):
+        ok = package == "xx_deid_de"
+        return {"package": package, "ok": ok, "seconds": 0.0,
+                "problems": [] if ok else ["doc.ents is empty"]}
+
+    monkeypatch.setattr(check_packages_module, "check_pipeline", fake_check)
+    with pytest.raises(CheckError, match="xx_deid_en: doc.ents is empty") as err:
+        check_packages(tmp_path, log=lambda message: None)
+    assert "xx_deid_de" not in str(err.value)
+    checked = srsly.read_json(tmp_path / "checked.json")
+    assert [r["ok"] for r in checked["results"]] == [True, False]
+
+
+# ---------------------------------------------------------------------------
+# The CI proof: package, install into a new venv, load by name, use
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_packaged_pipeline_installs_loads_by_name_and_deidentifies(tmp_path: Path) -> None:
+    started = time.perf_counter()
+    training = tmp_path / "training"
+    packages = tmp_path / "packages"
+    train_tiny_pipeline("de", training / "de" / "pipeline")
+    (tmp_path / "metrics").mkdir()
+    srsly.write_json(tmp_path / "metrics" / "de.json", metrics_record())
+
+    built = package_all(training, packages, ["de", "en"], "0.1.0", tmp_path / "metrics",
+                        log=lambda message: None)
+    (record,) = built["pipelines"]
+    assert record["wheel"] == "xx_deid_de-0.1.0-py3-none-any.whl"
+    assert (packages / record["wheel"]).is_file()
+    assert (packages / built["components"]["wheel"]).is_file()
+    assert built["skipped"][0]["lang"] == "en"
+    assert sum(req.startswith("spacy-deid") for req in record["requirements"]) == 1
+    assert record["pipeline"] == ["ner", "deid_presidio_patterns", "deid_anonymizer"]
+    assert record["performance"]["relaxed_micro_f1"] == pytest.approx(0.92)
+    packaged_seconds = time.perf_counter() - started
+
+    venv = tmp_path / "venv"
+    checked = check_packages(packages, ["de"], venv_dir=venv,
+                             deps_from=Path(sysconfig.get_paths()["purelib"]),
+                             log=lambda message: None)
+    (result,) = checked["results"]
+    sample = load_samples()["de"]
+    assert result["ok"], result
+    assert result["meta_name"] == "xx_deid_de"
+    assert result["entities"]
+    assert isinstance(result["deid_text"], str) and result["deid_text"] != sample
+    assert result["spacy_deid_in_env"] and result["package_in_env"]
+    assert result["network_attempts"] == []
+    site = check_packages_module.venv_site_packages(venv)
+    assert list(site.glob("spacy_deid-*.dist-info")), "spacy-deid was not installed from its wheel"
+    assert list(site.glob("xx_deid_de-*.dist-info"))
+    print(f"\npackaged in {packaged_seconds:.0f} s; installed and checked in "
+          f"{checked['total_seconds']:.0f} s; whole test {time.perf_counter() - started:.0f} s")
