@@ -207,6 +207,13 @@ def performance_from_metrics(metrics: Mapping[str, Any], source: str) -> dict[st
     return performance
 
 
+def sources_for(lang: str) -> list[dict[str, str]]:
+    """The corpus attribution of one language's pipeline: German is trained on GraSCCo_PHI
+    itself, every other language on its machine translation (which derives from it)."""
+    chosen = SOURCES[:2] if lang == "de" else SOURCES
+    return [dict(source) for source in chosen]
+
+
 def description(lang: str) -> str:
     """The package description for one language."""
     return (f"De-identification of clinical text in language '{lang}': statistical NER "
@@ -226,7 +233,7 @@ def build_meta(pipeline_meta: Mapping[str, Any], lang: str, version: str,
         "description": description(lang),
         "author": AUTHOR,
         "license": LICENSE,
-        "sources": [dict(source) for source in SOURCES],
+        "sources": sources_for(lang),
         "requirements": merge_requirements(meta.get("requirements") or [], components_version),
     })
     if performance is not None:
@@ -241,7 +248,7 @@ def license_text(lang: str) -> str:
         "It was trained on data licensed under CC BY 4.0:",
         "",
     ]
-    lines += [f"- {s['name']} ({s['author']}), {s['url']}" for s in SOURCES]
+    lines += [f"- {s['name']} ({s['author']}), {s['url']}" for s in sources_for(lang)]
     lines += ["", "The component code (spacy-deid) is distributed separately under its own "
               "licence.", ""]
     return "\n".join(lines)

@@ -162,6 +162,9 @@ def test_meta_carries_licence_sources_and_requirement() -> None:
     assert meta["requirements"] == ["spacy-deid>=0.1.0,<0.2.0"]
     assert meta["performance"] == {"ents_f": 0.5}
     assert meta["pipeline"] == ["ner"]
+    german = build_meta({}, "de", "0.1.0", "0.1.0", None)
+    assert [s["author"] for s in german["sources"]] == ["Modersohn et al. 2022", "Lohr et al. 2024"]
+    assert "performance" not in german
 
 
 def test_check_pipeline_requires_xx_and_the_deid_tokenizer(tmp_path: Path) -> None:
