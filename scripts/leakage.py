@@ -1,0 +1,114 @@
+"""Leakage report: how many gold PHI spans survive anonymization, per label.
+
+Runs a pipeline (adding `deid_anonymizer` when it has none) on the text of every gold
+document and counts, per label, the gold spans whose original text still appears
+anywhere in `doc._.deid_text` (`leaked`), and those with at least one word of three or
+more characters surviving as a whole word (`partial`, e.g. a surname whose first name
+alone was found). Labels the anonymizer keeps on purpose (`AGE` by
+default) are reported but left out of the totals. Writes JSON; prints no PHI.
+Target: <= 1% for names and IDs in every language.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated
+
+import spacy
+import srsly
+import typer
+from spacy.language import Language
+from spacy.tokens import Doc, DocBin
+from spacy_deid.labels import NAME_LABELS, validate_language
+
+TARGET = 0.01
+TARGET_LABELS = frozenset(NAME_LABELS | {"ID"})
+
+
+WORD = re.compile(r"\w{3,}")
+
+
+def word_survives(word: str, output: str) -> bool:
+    """Whether `word` occurs in `output` as a whole word."""
+    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", output) is not None
+
+
+def ensure_anonymizer(nlp: Language, lang: str) -> Language:
+    """Add `deid_anonymizer` for `lang` at the end of `nlp` unless it is there already."""
+    if "deid_anonymizer" not in nlp.pipe_names:
+        nlp.add_pipe("deid_anonymizer", config={"lang": lang})
+    return nlp
+
+
+def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
+    """Per-label counts of gold spans and of those whose text survives in `deid_text`."""
+    anonymizer = nlp.get_pipe("deid_anonymizer")
+    spans: Counter = Counter()
+    leaked: Counter = Counter()
+    partial: Counter = Counter()
+    documents = 0
+    for gold in gold_docs:
+        documents += 1
+        output = nlp(gold.text)._.deid_text
+        for ent in gold.ents:
+            spans[ent.label_] += 1
+            if ent.text.strip() and ent.text in output:
+                leaked[ent.label_] += 1
+            if any(word_survives(word, output) for word in WORD.findall(ent.text)):
+                partial[ent.label_] += 1
+    strategies = anonymizer.strategies
+    labels = {
+        label: {
+            "spans": spans[label],
+            "leaked": leaked[label],
+            "leak_rate": leaked[label] / spans[label],
+            "partial": partial[label],
+            "partial_rate": partial[label] / spans[label],
+            "strategy": strategies.get(label, "surrogate"),
+        }
+        for label in sorted(spans)
+    }
+    counted = [label for label, row in labels.items() if row["strategy"] != "keep"]
+    total = sum(spans[label] for label in counted)
+    total_leaked = sum(leaked[label] for label in counted)
+    target = [label for label in counted if label in TARGET_LABELS]
+    target_spans = sum(spans[label] for label in target)
+    target_leaked = sum(leaked[label] for label in target)
+    target_rate = target_leaked / target_spans if target_spans else 0.0
+    return {
+        "lang": lang,
+        "documents": documents,
+        "spans": total,
+        "leaked": total_leaked,
+        "leak_rate": total_leaked / total if total else 0.0,
+        "names_and_ids": {"spans": target_spans, "leaked": target_leaked,
+                          "leak_rate": target_rate, "target": TARGET,
+                          "meets_target": target_rate <= TARGET},
+        "labels": labels,
+    }
+
+
+def main(
+    model: Annotated[Path, typer.Argument(help="spaCy pipeline directory")],
+    gold: Annotated[Path, typer.Argument(help="DocBin (.spacy) with gold PHI entities")],
+    lang: Annotated[str, typer.Option("--lang", help="Language code of the documents")],
+    output: Annotated[Path, typer.Option("--output", help="Where to write the JSON report")],
+) -> None:
+    """Write the leakage report of MODEL on GOLD to OUTPUT and print the summary."""
+    validate_language(lang)
+    nlp = ensure_anonymizer(spacy.load(model), lang)
+    gold_docs = DocBin().from_disk(gold).get_docs(nlp.vocab)
+    report = leakage_report(nlp, gold_docs, lang)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    srsly.write_json(output, report)
+    summary = report["names_and_ids"]
+    typer.echo(f"{lang}: {report['leaked']}/{report['spans']} spans leaked "
+               f"({report['leak_rate']:.2%}); names and IDs {summary['leak_rate']:.2%} "
+               f"(target <= {TARGET:.0%}: {'met' if summary['meets_target'] else 'NOT met'})")
+
+
+if __name__ == "__main__":
+    typer.run(main)

@@ -1,0 +1,90 @@
+"""Person-name surrogates: one person per original person, gender, case and letter case."""
+
+import random
+
+import pytest
+from spacy_deid.surrogates.morphology import detect_cases, inflect, turkish_suffix
+from spacy_deid.surrogates.names import NameSurrogates
+
+
+def _names(lang: str) -> NameSurrogates:
+    return NameSurrogates(lang, random.Random(0))
+
+
+def test_mentions_of_one_person_map_to_one_surrogate():
+    names = _names("de")
+    full = names.surrogate("Hans Meier", "Herrn ", "")
+    first, last = full.split()
+    assert names.surrogate("Meier", "Herr ", "") == last
+    assert names.surrogate("MEIER", "", "") == last.upper()
+    assert names.surrogate("Meier, Hans", "", "") == f"{last}, {first}"
+    assert names.surrogate("H. Meier", "", "") == f"{first[0]}. {last}"
+    assert names.surrogate("Dr. Meier", "", "") == f"Dr. {last}"
+
+
+def test_gender_cues_are_kept():
+    names = _names("pl")
+    female = names.surrogate("Kowalska", "Pani ", "")
+    male = names.surrogate("Nowak", "Pan ", "")
+    assert female.endswith(("ska", "cka", "dzka"))
+    assert not male.endswith("ska")
+
+
+def test_polish_cases_follow_the_original():
+    names = _names("pl")
+    nominative = names.surrogate("Jan Kowalski", "", "")
+    genitive = names.surrogate("Jana Kowalskiego", "Pana ", "")
+    first, last = nominative.split()
+    assert genitive.split()[1] == last[:-1] + "iego"
+    assert genitive.split()[0].startswith(first)
+
+
+def test_russian_dative_with_patronymic():
+    names = _names("ru")
+    new = names.surrogate("Захаровой Ксении Николаевне", "пациентке ", "")
+    surname, first, patronymic = new.split()
+    assert surname.endswith("ой") and patronymic.endswith("не")
+    assert names.surrogate("Захаровой", "", "") == surname
+    initials = names.surrogate("Захарова К. Н.", "", "")
+    assert initials.split()[1:] == [f"{first[0]}.", f"{patronymic[0]}."]
+
+
+def test_ukrainian_enko_surnames_stay_indeclinable_for_women():
+    names = _names("uk")
+    new = names.surrogate("Олені Шевченко", "пані ", "")
+    assert new.split()[1].endswith("енко")
+
+
+def test_turkish_suffix_is_reharmonized():
+    names = _names("tr")
+    base = names.surrogate("Yılmaz", "", "")
+    with_suffix = names.surrogate("Yılmaz'ın", "", "")
+    assert with_suffix.startswith(base + "'")
+    assert turkish_suffix("ın", "Yılmaz", "Demir") == "in"
+    assert turkish_suffix("da", "Ankara", "Eskişehir") == "de"
+    assert turkish_suffix("a", "Kemal", "Ali") == "ye"
+
+
+@pytest.mark.parametrize(
+    ("lang", "word", "case"),
+    [("pl", "Agnieszce", "dat"), ("ru", "Ивановым", "ins"), ("uk", "Петренком", "ins")],
+)
+def test_case_detection(lang, word, case):
+    assert case in detect_cases(lang, word)
+
+
+def test_inflection_tables():
+    assert inflect("pl", "Agnieszka", "first", "F", "dat") == "Agnieszce"
+    assert inflect("pl", "Kowalska", "surname", "F", "gen") == "Kowalskiej"
+    assert inflect("ru", "Иванов", "surname", "M", "ins") == "Ивановым"
+    assert inflect("uk", "Марія", "first", "F", "ins") == "Марією"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "ar", "fa"])
+def test_every_language_gives_a_different_name(lang):
+    names = _names(lang)
+    original = {"en": "John Smith", "fr": "Jean Dupont", "it": "Mario Rossi",
+                "ar": "فاطمة الحسن", "fa": "مریم احمدی"}[lang]
+    new = names.surrogate(original, "", "")
+    assert new != original and len(new.split()) == 2
+    assert not set(original.split()) & set(new.split())

@@ -1,0 +1,71 @@
+"""The leakage report on a tiny gold DocBin with a rule-based pipeline built in the test."""
+
+import json
+
+import spacy
+import spacy_deid  # noqa: F401
+from spacy.tokens import DocBin
+from spacy_deid.alignment import make_doc
+from spacy_deid.inline_tags import parse_inline_tags
+from typer.testing import CliRunner
+
+from scripts.leakage import ensure_anonymizer, leakage_report, main
+
+GOLD = [
+    "Herr <NAME_PATIENT>Karl Brenner</NAME_PATIENT> (<AGE>71</AGE>) kam am <DATE>5.7.2021</DATE>.",
+    "Frau <NAME_PATIENT>Ida Wolff</NAME_PATIENT>, Fall-Nr. <ID>K-4471</ID>, "
+    "<LOCATION_CITY>Erfurt</LOCATION_CITY>.",
+]
+
+
+def rule_pipeline():
+    """A blank German pipeline whose entity ruler finds all gold spans but 'Wolff'."""
+    nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {
+        "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": "de"}}})
+    ruler = nlp.add_pipe("entity_ruler")
+    ruler.add_patterns([
+        {"label": "NAME_PATIENT", "pattern": "Karl Brenner"},
+        {"label": "NAME_PATIENT", "pattern": [{"TEXT": "Ida"}]},
+        {"label": "AGE", "pattern": "71"},
+        {"label": "DATE", "pattern": "5.7.2021"},
+        {"label": "ID", "pattern": "K-4471"},
+        {"label": "LOCATION_CITY", "pattern": "Erfurt"},
+    ])
+    return nlp
+
+
+def gold_docs(nlp):
+    docs = []
+    for tagged in GOLD:
+        text, spans = parse_inline_tags(tagged)
+        docs.append(make_doc(nlp.make_doc, text, spans)[0])
+    return docs
+
+
+def test_report_counts_leaked_spans_per_label():
+    nlp = ensure_anonymizer(rule_pipeline(), "de")
+    report = leakage_report(nlp, gold_docs(nlp), "de")
+    names = report["labels"]["NAME_PATIENT"]
+    # "Ida Wolff": only "Ida" was found, so "Wolff" survives (a partial leak)
+    assert (names["spans"], names["leaked"], names["partial"]) == (2, 0, 1)
+    assert report["labels"]["ID"]["leaked"] == 0
+    assert report["labels"]["AGE"]["strategy"] == "keep"
+    assert report["spans"] == 5 and report["leaked"] == 0  # AGE is kept on purpose
+    assert report["labels"]["AGE"]["leaked"] == 1
+    assert report["names_and_ids"]["meets_target"] is True
+
+
+def test_cli_writes_json(tmp_path):
+    nlp = rule_pipeline()
+    nlp.to_disk(tmp_path / "model")
+    DocBin(docs=gold_docs(nlp)).to_disk(tmp_path / "gold.spacy")
+    import typer
+
+    app = typer.Typer()
+    app.command()(main)
+    result = CliRunner().invoke(app, [str(tmp_path / "model"), str(tmp_path / "gold.spacy"),
+                                      "--lang", "de", "--output", str(tmp_path / "out.json")])
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "out.json").read_text())
+    assert report["lang"] == "de" and report["documents"] == 2
+    assert "Brenner" not in result.output and "Wolff" not in result.output
