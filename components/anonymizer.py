@@ -174,6 +174,7 @@ class Anonymizer:
         """The replacement for every span; names with most words first, so a full name
         teaches the roles (first name / surname) used for the short mentions."""
         session = self.generator.new_document(doc_key=text)
+        session.avoid([text[s.start : s.end] for s in spans])
         order = sorted(
             spans,
             key=lambda s: (

@@ -25,7 +25,8 @@ from spacy.tokens import Doc, DocBin
 from spacy_deid.labels import NAME_LABELS, validate_language
 
 TARGET = 0.01
-TARGET_LABELS = frozenset(NAME_LABELS | {"ID"})
+# Names (titles such as "Dr." are not identifying and come from short lists) and IDs.
+TARGET_LABELS = frozenset((NAME_LABELS - {"NAME_TITLE"}) | {"ID"})
 
 
 WORD = re.compile(r"\w{3,}")

@@ -61,8 +61,17 @@ class DocumentSession:
         keyed = (lambda *parts: make_rng(self.lang, "name", *parts, key=key)) if key else None
         self.names = NameSurrogates(self.lang, self.rng, keyed)
         self.places = generator.places
+        self.places.avoid = set()
         self.memo: dict[tuple[str, str], str] = {}
         self.city: str | None = None
+
+    def avoid(self, originals: list[str]) -> None:
+        """Register the document's originals, so no surrogate is drawn that equals one of
+        them or one of their words (which would put an original back into the text)."""
+        lowered = {text.strip().lower() for text in originals}
+        words = {w for text in lowered for w in text.split() if len(w) >= 3}
+        self.names.avoid = lowered | words
+        self.places.avoid = lowered | words
 
     def _rng_for(self, kind: str, text: str) -> random.Random:
         key = self.generator.secret_key

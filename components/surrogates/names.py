@@ -177,6 +177,7 @@ class NameSurrogates:
         self.cue_after = bool(cues.get("after"))
         self.keep_words = {w.lower() for w in cues["title_words"]} | set(cues["particles"])
         self.registry = NameRegistry()
+        self.avoid: set[str] = set()
 
     # --- reading a mention -------------------------------------------------------------
 
@@ -258,11 +259,20 @@ class NameSurrogates:
     def _rng(self, *parts: str) -> random.Random:
         return self.keyed_rng(*parts) if self.keyed_rng else self.rng
 
-    def _draw(self, names: tuple[str, ...], original_key: str, *parts: str) -> str:
+    def _draw(self, names: tuple[str, ...], original: Word, *parts: str) -> str:
+        """A name unlike the original: another key, neither containing the other, and not
+        a word of any original in the document (see `avoid`)."""
         rng = self._rng(*parts)
+        base = original.base.lower()
+        choice = names[0]
         for _ in range(50):
             choice = rng.choice(names)
-            if self._key(choice) != original_key:
+            lowered = choice.lower()
+            if (
+                self._key(choice) != original.key
+                and (not base or (base not in lowered and lowered not in base))
+                and lowered not in self.avoid
+            ):
                 return choice
         return choice
 
@@ -272,14 +282,14 @@ class NameSurrogates:
             slot = ("first", word.key, gender)
             if slot not in registry:
                 registry[slot] = self._draw(
-                    self.lexicon.first[gender], word.key, "first", gender, word.key
+                    self.lexicon.first[gender], word, "first", gender, word.key
                 )
             return registry[slot]
         if word.role == "patronymic" and self.lexicon.patronymics:
             slot = ("patronymic", word.key, "M")
             if slot not in registry:
                 registry[slot] = self._draw(
-                    self.lexicon.patronymics, word.key, "patronymic", word.key
+                    self.lexicon.patronymics, word, "patronymic", word.key
                 )
             male = registry[slot]
             return female_patronymic(self.lang, male) if gender == "F" else male
@@ -287,7 +297,7 @@ class NameSurrogates:
         if slot not in registry:
             pools = self.lexicon.surnames
             pool = pools.get(surname_class(self.lang, word.base)) or pools["any"]
-            registry[slot] = self._draw(pool, word.key, "surname", word.key)
+            registry[slot] = self._draw(pool, word, "surname", word.key)
         male = registry[slot]
         return female_surname(self.lang, male) if gender == "F" else male
 

@@ -22,11 +22,20 @@ NUMBER = re.compile(r"\d+(?:[/-]?[^\W\d_])?")
 LETTER_RUN = re.compile(r"[^\W\d_][^\d,]*[^\W\d_]\.?|[^\W\d_]")
 
 
-def pick_other(options: Sequence[str], original: str, rng: random.Random) -> str:
-    """A random option that differs from `original` (case-insensitively) where one can."""
+def pick_other(
+    options: Sequence[str],
+    original: str,
+    rng: random.Random,
+    avoid: frozenset[str] | set[str] = frozenset(),
+) -> str:
+    """A random option that neither contains nor is contained in `original`
+    (case-insensitively) and is not in `avoid` (other originals), where one can."""
     lowered = original.strip().lower()
-    others = [o for o in options if o.lower() != lowered and o.lower() not in lowered]
-    return rng.choice(others or list(options))
+    others = [
+        o for o in options if o.lower() not in lowered and (not lowered or lowered not in o.lower())
+    ]
+    preferred = [o for o in others if o.lower() not in avoid]
+    return rng.choice(preferred or others or list(options))
 
 
 class PlaceSurrogates:
@@ -37,21 +46,23 @@ class PlaceSurrogates:
         self.faker = faker
         self.places = load_resource("places.json")[lang]
         self.people = load_resource("people.json")[lang]
+        # Lowercased originals of the current document; set by `DocumentSession.avoid`.
+        self.avoid: set[str] = set()
 
     def _faker(self, rng: random.Random) -> Faker:
         self.faker.seed_instance(rng.getrandbits(64))
         return self.faker
 
     def city(self, text: str, rng: random.Random) -> str:
-        return match_case(text, pick_other(self.places["cities"], text, rng), self.lang)
+        return match_case(text, pick_other(self.places["cities"], text, rng, self.avoid), self.lang)
 
     def state(self, text: str, rng: random.Random) -> str:
-        return match_case(text, pick_other(self.places["states"], text, rng), self.lang)
+        return match_case(text, pick_other(self.places["states"], text, rng, self.avoid), self.lang)
 
     def country(self, text: str, rng: random.Random) -> str:
         countries = self.places.get("countries")
         if countries:
-            return pick_other(countries, text, rng)
+            return pick_other(countries, text, rng, self.avoid)
         for _ in range(10):
             name = self._faker(rng).country()
             if name.lower() != text.strip().lower():
@@ -60,7 +71,7 @@ class PlaceSurrogates:
 
     def street(self, text: str, rng: random.Random) -> str:
         """A street of the locale; house numbers keep their shape and position."""
-        name = pick_other(self.places["streets"], text, rng)
+        name = pick_other(self.places["streets"], text, rng, self.avoid)
         runs = list(LETTER_RUN.finditer(text))
         if not runs:
             return name
@@ -80,10 +91,12 @@ class PlaceSurrogates:
         return template.format(city=city, n=rng.randint(1, 12))
 
     def profession(self, text: str, rng: random.Random) -> str:
-        return match_case(text, pick_other(self.people["professions"], text, rng), self.lang)
+        return match_case(
+            text, pick_other(self.people["professions"], text, rng, self.avoid), self.lang
+        )
 
     def title(self, text: str, rng: random.Random) -> str:
-        return pick_other(self.people["titles"], text, rng)
+        return pick_other(self.people["titles"], text, rng, self.avoid)
 
     def email(self, text: str, rng: random.Random) -> str:
         for _ in range(10):
