@@ -52,9 +52,10 @@ def align_spans(doc: Doc, spans: Iterable[CharSpan], source: str = "<text>") -> 
     report = AlignmentReport()
     placed: list[Span] = []
     taken: set[int] = set()
+    text = doc.text  # built once: Doc.text joins every token
     for span in sorted(spans):
         report.spans_in += 1
-        trimmed = _trim_whitespace(doc.text, span)
+        trimmed = _trim_whitespace(text, span)
         entity = doc.char_span(trimmed.start, trimmed.end, label=span.label)
         exact = entity is not None and trimmed == span
         if entity is None:

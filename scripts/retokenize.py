@@ -12,7 +12,6 @@ from pathlib import Path
 import spacy
 import typer
 from spacy.language import Language
-
 from spacy_deid.labels import validate_language
 
 
