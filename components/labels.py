@@ -85,3 +85,12 @@ def validate_language(lang: str) -> str:
     if lang not in LANGUAGES:
         raise ValueError(f"Unsupported language code {lang!r}; supported: {', '.join(LANGUAGES)}")
     return lang
+
+
+def parse_language_codes(codes: str) -> list[str]:
+    """"de,en pl" -> ["de", "en", "pl"]: comma- or space-separated codes, in order, each once."""
+    parsed: list[str] = []
+    for code in codes.replace(",", " ").split():
+        if code not in parsed:
+            parsed.append(code)
+    return parsed

@@ -14,6 +14,7 @@ import spacy
 import srsly
 import typer
 from spacy.language import Language
+from spacy_deid.labels import parse_language_codes
 
 
 def assemble_pipeline(model_dir: Path, lang: str) -> Language:
@@ -31,7 +32,7 @@ def main(
 ) -> None:
     """Write `<lang>/pipeline` for every language and a summary `assembled.json`."""
     summary = {}
-    for lang in [code for code in langs.replace(",", " ").split() if code]:
+    for lang in parse_language_codes(langs):
         model_dir = training_dir / lang / "model-best"
         if not model_dir.exists():
             raise typer.BadParameter(f"no trained pipeline at {model_dir}; run the train step")

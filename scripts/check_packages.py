@@ -42,6 +42,7 @@ from typing import Annotated, Any
 
 import srsly
 import typer
+from spacy_deid.labels import parse_language_codes
 
 SAMPLES_FILE = Path(__file__).resolve().parent / "samples.json"
 DEFAULT_TORCH = "torch==2.13.0"
@@ -134,15 +135,6 @@ print("CHECK_RESULT " + json.dumps(result, ensure_ascii=False))
 
 class CheckError(RuntimeError):
     """A package that failed to install or to work; the message names it."""
-
-
-def parse_langs(langs: str) -> list[str]:
-    """Language codes from a space- or comma-separated string, in order, without repeats."""
-    codes: list[str] = []
-    for code in langs.replace(",", " ").split():
-        if code not in codes:
-            codes.append(code)
-    return codes
 
 
 def load_samples(path: Path = SAMPLES_FILE) -> dict[str, str]:
@@ -358,7 +350,7 @@ def main(
     def log(message: str) -> None:
         typer.echo(message, err=True)
 
-    codes = parse_langs(langs) if langs else None
+    codes = parse_language_codes(langs) if langs else None
     try:
         record = check_packages(packages_dir, codes, samples, venv, torch or None, deps_from,
                                 log=log)

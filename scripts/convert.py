@@ -18,7 +18,7 @@ from spacy.pipeline import Sentencizer
 from spacy.tokens import Doc, DocBin
 from spacy_deid.alignment import AlignmentReport, make_doc
 from spacy_deid.inline_tags import parse_inline_tags
-from spacy_deid.labels import LANGUAGES, validate_language
+from spacy_deid.labels import LANGUAGES, parse_language_codes, validate_language
 
 from scripts.inception import CasDocument, read_cas_json, read_cas_xmi
 
@@ -126,7 +126,7 @@ def main(
     """Convert every language of the corpus to a DocBin and print the alignment account."""
     output_dir.mkdir(parents=True, exist_ok=True)
     summary = {}
-    for lang in [code.strip() for code in langs.split(",") if code.strip()]:
+    for lang in parse_language_codes(langs):
         if lang != GERMAN and not (corpus_dir / "multigrascco_replica" / lang).is_dir():
             typer.echo(f"{lang:4} no data in the corpus, skipped")
             continue

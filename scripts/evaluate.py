@@ -35,7 +35,7 @@ import srsly
 import typer
 from spacy_deid.alignment import doc_char_spans
 from spacy_deid.inline_tags import CharSpan
-from spacy_deid.labels import NAME_LABELS, validate_language
+from spacy_deid.labels import NAME_LABELS, parse_language_codes, validate_language
 
 SCHEMAS: tuple[str, ...] = ("strict", "exact", "partial", "type")
 MERGED_NAME_LABEL = "NAME"
@@ -546,7 +546,7 @@ def languages_cli(
 ) -> None:
     """Score every language's pipeline on its own test split; write a summary `scores.json`."""
     summary = {}
-    for lang in langs.replace(",", " ").split():
+    for lang in parse_language_codes(langs):
         output = metrics_dir / f"{lang}{suffix}.json"
         metrics = evaluate_pipeline(training / lang / pipeline, splits / lang / "test.spacy",
                                     lang, splits / lang / "train.spacy", name)

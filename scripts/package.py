@@ -40,6 +40,7 @@ import typer
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
+from spacy_deid.labels import parse_language_codes
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 COMPONENTS_DISTRIBUTION = "spacy-deid"
@@ -84,15 +85,6 @@ class PackagingError(RuntimeError):
 # ---------------------------------------------------------------------------
 # Names and requirements
 # ---------------------------------------------------------------------------
-
-
-def parse_langs(langs: str) -> list[str]:
-    """Language codes from a space- or comma-separated string, in order, without repeats."""
-    codes: list[str] = []
-    for code in langs.replace(",", " ").split():
-        if code not in codes:
-            codes.append(code)
-    return codes
 
 
 def meta_name(lang: str) -> str:
@@ -467,7 +459,7 @@ def main(
         typer.echo(message, err=True)
 
     try:
-        built = package_all(training_dir, packages_dir, parse_langs(langs), version,
+        built = package_all(training_dir, packages_dir, parse_language_codes(langs), version,
                             metrics_dir, log=log)
     except PackagingError as err:
         typer.echo(f"Error: {err}", err=True)

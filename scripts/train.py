@@ -15,6 +15,7 @@ from pathlib import Path
 
 import srsly
 import typer
+from spacy_deid.labels import parse_language_codes
 
 
 def train_command(config: Path, splits_dir: Path, output_dir: Path, lang: str, gpu_id: int,
@@ -62,7 +63,7 @@ def main(
                                        help="Config overrides, e.g. --training.max_steps=500"),
 ) -> None:
     """Train every language, `jobs` at a time, failing loudly if one fails."""
-    codes = [code for code in langs.replace(",", " ").split() if code]
+    codes = parse_language_codes(langs)
     missing = [code for code in codes if not (splits_dir / code / "train.spacy").exists()]
     if missing:
         raise typer.BadParameter(f"no training data for {', '.join(missing)} in {splits_dir}")

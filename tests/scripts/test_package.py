@@ -45,7 +45,6 @@ from scripts.package import (
     merge_requirements,
     package_all,
     package_name,
-    parse_langs,
     performance_from_metrics,
     wheel_file_name,
 )
@@ -122,7 +121,6 @@ def make_wheel(path: Path, requirements: list[str]) -> Path:
 def test_names_follow_spacy_package_rule() -> None:
     assert package_name("pl") == "xx_deid_pl"
     assert wheel_file_name("pl", "0.1.0") == "xx_deid_pl-0.1.0-py3-none-any.whl"
-    assert parse_langs("de, en de  fr") == ["de", "en", "fr"]
 
 
 def test_requirement_on_components_is_bounded_and_single() -> None:
