@@ -83,12 +83,23 @@ EXTRA_SUFFIXES: dict[str, tuple[str, ...]] = {
 NO_TOKEN_MATCH: frozenset[str] = frozenset({"tr"})
 
 
+# "xx": spaCy's multi-language rules plus every language's extra splits (multilingual model).
+MULTILINGUAL = "xx"
+
+
+def extra_rules(table: dict[str, tuple[str, ...]], lang: str) -> list[str]:
+    """The extra rules of `lang`, or of every language for the multilingual tokenizer."""
+    if lang == MULTILINGUAL:
+        return [rule for rules in table.values() for rule in rules]
+    return list(table.get(lang, ()))
+
+
 def build_tokenizer(nlp: Language, lang: str) -> Tokenizer:
     """Build `lang`'s default tokenizer for `nlp`'s vocab, with the PHI boundary rules added."""
     defaults = spacy.util.get_lang_class(lang).Defaults
-    prefixes = [*COMMON_PREFIXES, *EXTRA_PREFIXES.get(lang, ()), *(defaults.prefixes or ())]
-    suffixes = [*COMMON_SUFFIXES, *EXTRA_SUFFIXES.get(lang, ()), *(defaults.suffixes or ())]
-    infixes = [*(defaults.infixes or ()), *COMMON_INFIXES, *EXTRA_INFIXES.get(lang, ())]
+    prefixes = [*COMMON_PREFIXES, *extra_rules(EXTRA_PREFIXES, lang), *(defaults.prefixes or ())]
+    suffixes = [*COMMON_SUFFIXES, *extra_rules(EXTRA_SUFFIXES, lang), *(defaults.suffixes or ())]
+    infixes = [*(defaults.infixes or ()), *COMMON_INFIXES, *extra_rules(EXTRA_INFIXES, lang)]
     return Tokenizer(
         nlp.vocab,
         rules=dict(defaults.tokenizer_exceptions or {}),
@@ -102,8 +113,12 @@ def build_tokenizer(nlp: Language, lang: str) -> Tokenizer:
 
 @spacy.registry.tokenizers("spacy_deid.Tokenizer.v1")
 def create_deid_tokenizer(lang: str) -> Callable[[Language], Tokenizer]:
-    """Registered factory: `[nlp.tokenizer] @tokenizers = "spacy_deid.Tokenizer.v1"`."""
-    validate_language(lang)
+    """Registered factory: `[nlp.tokenizer] @tokenizers = "spacy_deid.Tokenizer.v1"`.
+
+    `lang` is one of the ten languages, or "xx" for the multilingual model.
+    """
+    if lang != MULTILINGUAL:
+        validate_language(lang)
 
     def make_tokenizer(nlp: Language) -> Tokenizer:
         return build_tokenizer(nlp, lang)

@@ -12,7 +12,7 @@ from pathlib import Path
 import spacy
 import typer
 from spacy.language import Language
-from spacy_deid.labels import validate_language
+from spacy_deid.labels import parse_language_codes, validate_language
 
 
 def with_language_tokenizer(model_dir: Path, lang: str) -> Language:
@@ -24,11 +24,12 @@ def with_language_tokenizer(model_dir: Path, lang: str) -> Language:
 
 def main(
     model_dir: Path = typer.Argument(..., help="Trained pipeline"),
-    output_dir: Path = typer.Argument(..., help="Where to write the re-tokenized pipeline"),
-    lang: str = typer.Option(..., help="Language whose tokenizer the pipeline gets"),
+    output_dir: Path = typer.Argument(..., help="Where to write <lang>/model-best"),
+    langs: str = typer.Option(..., help="Languages whose tokenizer the pipeline gets"),
 ) -> None:
-    """Write the pipeline with `lang`'s tokenizer."""
-    with_language_tokenizer(model_dir, lang).to_disk(output_dir)
+    """Write `<output_dir>/<lang>/model-best`: the pipeline with each language's tokenizer."""
+    for lang in parse_language_codes(langs):
+        with_language_tokenizer(model_dir, lang).to_disk(output_dir / lang / "model-best")
 
 
 if __name__ == "__main__":

@@ -46,3 +46,8 @@ def test_tokenizer_survives_serialization(tmp_path):
 def test_unknown_language_is_refused():
     with pytest.raises(ValueError, match="Unsupported language code 'xy'"):
         create_deid_tokenizer("xy")
+
+
+def test_multilingual_tokenizer_has_every_languages_extra_splits():
+    assert tokens("xx", "Ankara'da والمصري 27.03.2029.") == [
+        "Ankara", "'", "da", "و", "المصري", "27.03.2029", "."]
