@@ -194,7 +194,7 @@ def run_benchmark(model: Path, gold_path: Path, lang: str, repeats: int = 3,
         "scorer": "scripts.evaluate.score_documents (relaxed = partial schema)",
         "scores": score_variants(gold, variants),
         "throughput": throughput,
-        "command": shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        "command": shlex.join(["python", *sys.argv]),
         "timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
 
