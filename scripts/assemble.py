@@ -1,6 +1,7 @@
-"""Assemble the shippable pipeline of every language: trained NER + Presidio patterns + anonymizer.
+"""Assemble the shippable pipeline of every language: NER + propagation + Presidio + anonymizer.
 
 `training/<lang>/model-best` (tok2vec + ner) becomes `training/<lang>/pipeline` with
+`deid_mention_propagation` (further mentions of detected names, places and IDs),
 `deid_presidio_patterns` (merged into `doc.ents` under its merge policy) and
 `deid_anonymizer` added, and the meta name `deid_<lang>`, so `spacy package` names it
 `xx_deid_<lang>`.
@@ -20,6 +21,7 @@ from spacy_deid.labels import parse_language_codes
 def assemble_pipeline(model_dir: Path, lang: str) -> Language:
     """Load a trained NER pipeline and add the rule-based detectors and the anonymizer."""
     nlp = spacy.load(model_dir)
+    nlp.add_pipe("deid_mention_propagation")
     nlp.add_pipe("deid_presidio_patterns", config={"lang": lang})
     nlp.add_pipe("deid_anonymizer", config={"lang": lang})
     nlp.meta["name"] = f"deid_{lang}"

@@ -1,0 +1,101 @@
+"""The `deid_mention_propagation` component: every mention of a detected identifier is PHI.
+
+A letter names its patient many times ("Beate Albers", "Frau Albers", "ALBERS"); a
+statistical model that finds one mention may miss another, and every missed mention is
+a leak. This component takes the names, places and IDs already in `doc.ents` and marks
+their other occurrences in the same document: the whole entity text, and for person
+names each capitalised word of at least `min_length` letters (a surname alone). Matching
+ignores case but only accepts capitalised or uppercase tokens (any token in scripts
+without case), so lowercase words are never taken for names. Existing entities always
+win; new spans only fill gaps.
+"""
+
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from .labels import NAME_LABELS, validate_label
+
+DEFAULT_LABELS: tuple[str, ...] = (
+    "NAME_PATIENT", "NAME_DOCTOR", "NAME_RELATIVE", "NAME_EXT", "NAME_OTHER",
+    "LOCATION_CITY", "LOCATION_STREET", "LOCATION_HOSPITAL", "LOCATION_ORGANIZATION", "ID",
+)
+PERSON_LABELS = NAME_LABELS - {"NAME_TITLE", "NAME_USERNAME"}
+
+
+def may_start_name(word: str) -> bool:
+    """Capitalised, uppercase, a number, or in a script without case (Arabic, Persian)."""
+    first = word[:1]
+    return first.isupper() or first.isdigit() or (first.isalpha() and not first.islower())
+
+
+class MentionPropagation:
+    """Mark further mentions of detected identifiers (see the module docstring)."""
+
+    def __init__(self, name: str, labels: list[str], min_length: int) -> None:
+        if min_length < 1:
+            raise ValueError(f"deid_mention_propagation: min_length must be >= 1, "
+                             f"not {min_length}")
+        self.name = name
+        self.labels = frozenset(validate_label(label) for label in labels)
+        self.min_length = min_length
+
+    def surface_forms(self, doc: Doc) -> dict[tuple[str, ...], str]:
+        """Lower-cased token sequences to look for, each with the label of its source."""
+        forms: dict[tuple[str, ...], str] = {}
+        for ent in doc.ents:
+            if ent.label_ not in self.labels:
+                continue
+            words = tuple(token.lower_ for token in ent if not token.is_space)
+            if words and len(ent.text) >= self.min_length:
+                forms.setdefault(words, ent.label_)
+            if ent.label_ in PERSON_LABELS:
+                for token in ent:
+                    if (token.is_alpha and len(token) >= self.min_length
+                            and may_start_name(token.text)):
+                        forms.setdefault((token.lower_,), ent.label_)
+        return forms
+
+    def __call__(self, doc: Doc) -> Doc:
+        forms = self.surface_forms(doc)
+        if not forms:
+            return doc
+        longest = max(len(form) for form in forms)
+        taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+        lowered = [token.lower_ for token in doc]
+        found: list[Span] = []
+        i = 0
+        while i < len(doc):
+            match = None
+            for size in range(min(longest, len(doc) - i), 0, -1):
+                label = forms.get(tuple(lowered[i : i + size]))
+                if label and self.is_free_capitalised(doc, i, size, taken):
+                    match = Span(doc, i, i + size, label=label)
+                    break
+            if match is None:
+                i += 1
+                continue
+            found.append(match)
+            taken.update(range(match.start, match.end))
+            i = match.end
+        if found:
+            doc.ents = sorted([*doc.ents, *found], key=lambda span: span.start)
+        return doc
+
+    @staticmethod
+    def is_free_capitalised(doc: Doc, start: int, size: int, taken: set[int]) -> bool:
+        """No token is in an entity already and the first word may start a name or is a number."""
+        if any(i in taken for i in range(start, start + size)):
+            return False
+        return may_start_name(doc[start].text)
+
+
+@Language.factory(
+    "deid_mention_propagation",
+    default_config={"labels": list(DEFAULT_LABELS), "min_length": 3},
+)
+def make_mention_propagation(nlp: Language, name: str, labels: list[str],
+                             min_length: int) -> MentionPropagation:
+    """Factory of `deid_mention_propagation` (settings: `labels`, `min_length`)."""
+    return MentionPropagation(name, labels, min_length)

@@ -1,0 +1,66 @@
+import pytest
+import spacy
+from spacy.tokens import Span
+
+
+def pipeline(lang="de"):
+    nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {
+        "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": lang}}})
+    nlp.add_pipe("deid_mention_propagation")
+    return nlp
+
+
+def with_entities(nlp, text, entities):
+    doc = nlp.make_doc(text)
+    doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=label)
+                for t, label in entities]
+    return nlp.get_pipe("deid_mention_propagation")(doc)
+
+
+def test_surname_and_uppercase_mentions_are_added():
+    nlp = pipeline()
+    text = "Patientin Beate Albers kam. Frau Albers ist stabil. ALBERS, Beate"
+    doc = with_entities(nlp, text, [("Beate Albers", "NAME_PATIENT")])
+    assert [(e.text, e.label_) for e in doc.ents] == [
+        ("Beate Albers", "NAME_PATIENT"), ("Albers", "NAME_PATIENT"),
+        ("ALBERS", "NAME_PATIENT"), ("Beate", "NAME_PATIENT")]
+
+
+def test_lowercase_words_and_existing_entities_are_left_alone():
+    nlp = pipeline("en")
+    text = "Dr. Rose saw Ann Rose. The rose garden. Rose Street"
+    doc = with_entities(nlp, text, [("Ann Rose", "NAME_PATIENT"),
+                                    ("Rose Street", "LOCATION_STREET")])
+    labels = [(e.text, e.label_) for e in doc.ents]
+    assert ("Rose", "NAME_PATIENT") in labels            # "Dr. Rose"
+    assert ("Rose Street", "LOCATION_STREET") in labels  # existing entity kept
+    assert not any(e.text == "rose" for e in doc.ents)   # the flower
+
+
+def test_ids_and_places_propagate_as_whole_strings():
+    nlp = pipeline()
+    text = "Fall-Nr. 4711-22 in Leipzig. Rueckfragen zu 4711-22 aus Leipzig."
+    doc = with_entities(nlp, text, [("4711-22", "ID"), ("Leipzig", "LOCATION_CITY")])
+    assert [e.label_ for e in doc.ents] == ["ID", "LOCATION_CITY", "ID", "LOCATION_CITY"]
+
+
+def test_scripts_without_case_are_matched():
+    nlp = pipeline("ar")
+    text = "المريضة روعة الطويل. اتصلت الطويل أمس"
+    doc = with_entities(nlp, text, [("روعة الطويل", "NAME_PATIENT")])
+    assert [e.text for e in doc.ents] == ["روعة الطويل", "الطويل"]
+
+
+def test_titles_and_dates_do_not_propagate():
+    nlp = pipeline()
+    doc = nlp.make_doc("Dr. med. Weber am 5.3. und Dr. med. am 5.3.")
+    doc.ents = [Span(doc, 0, 2, label="NAME_TITLE"), Span(doc, 5, 6, label="DATE")]
+    assert len(nlp.get_pipe("deid_mention_propagation")(doc).ents) == 2
+
+
+def test_bad_config_fails_at_creation():
+    nlp = spacy.blank("xx")
+    with pytest.raises(ValueError, match="Unknown PHI label 'PET'"):
+        nlp.add_pipe("deid_mention_propagation", config={"labels": ["PET"]})
+    with pytest.raises(ValueError, match="min_length must be >= 1"):
+        nlp.add_pipe("deid_mention_propagation", name="p2", config={"min_length": 0})
