@@ -100,6 +100,8 @@ def main(
 ) -> None:
     """Write the leakage report of MODEL on GOLD to OUTPUT and print the summary."""
     validate_language(lang)
+    if not model.exists():
+        raise typer.BadParameter(f"no pipeline at {model}; run the train and assemble steps")
     nlp = ensure_anonymizer(spacy.load(model), lang)
     gold_docs = DocBin().from_disk(gold).get_docs(nlp.vocab)
     report = leakage_report(nlp, gold_docs, lang)
