@@ -19,7 +19,7 @@ from spacy.language import Language
 from spacy.tokenizer import Tokenizer
 from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
-from .labels import validate_language
+from .labels import LANGUAGES
 
 # Splits that apply in every language.
 COMMON_INFIXES: tuple[str, ...] = (
@@ -87,6 +87,18 @@ NO_TOKEN_MATCH: frozenset[str] = frozenset({"tr"})
 MULTILINGUAL = "xx"
 
 
+def check_tokenizer_language(lang: str) -> str:
+    """Return `lang` if spaCy has rules for it, else raise a ValueError naming it."""
+    if lang in LANGUAGES or lang == MULTILINGUAL:
+        return lang
+    try:
+        spacy.util.get_lang_class(lang)
+    except ImportError as error:
+        raise ValueError(f"Unsupported language code {lang!r}: neither one of "
+                         f"{', '.join(LANGUAGES)} nor a language spaCy knows") from error
+    return lang
+
+
 def extra_rules(table: dict[str, tuple[str, ...]], lang: str) -> list[str]:
     """The extra rules of `lang`, or of every language for the multilingual tokenizer."""
     if lang == MULTILINGUAL:
@@ -115,10 +127,10 @@ def build_tokenizer(nlp: Language, lang: str) -> Tokenizer:
 def create_deid_tokenizer(lang: str) -> Callable[[Language], Tokenizer]:
     """Registered factory: `[nlp.tokenizer] @tokenizers = "spacy_deid.Tokenizer.v1"`.
 
-    `lang` is one of the ten languages, or "xx" for the multilingual model.
+    `lang` is one of the ten languages, "xx" for the multilingual model, or any other language
+    spaCy knows (a corpus translated into a new language: only the common PHI splits apply).
     """
-    if lang != MULTILINGUAL:
-        validate_language(lang)
+    check_tokenizer_language(lang)
 
     def make_tokenizer(nlp: Language) -> Tokenizer:
         return build_tokenizer(nlp, lang)

@@ -18,7 +18,7 @@ from spacy.pipeline import Sentencizer
 from spacy.tokens import Doc, DocBin
 from spacy_deid.alignment import AlignmentReport, make_doc
 from spacy_deid.inline_tags import parse_inline_tags
-from spacy_deid.labels import LANGUAGES, parse_language_codes, validate_language
+from spacy_deid.labels import LANGUAGES, parse_language_codes
 
 from scripts.inception import CasDocument, read_cas_json, read_cas_xmi
 
@@ -27,7 +27,6 @@ GERMAN = "de"
 
 def blank_pipeline(lang: str) -> Language:
     """A blank multi-language pipeline with `lang`'s own tokenizer rules (as the packages use)."""
-    validate_language(lang)
     return spacy.blank("xx", config={"nlp": {"tokenizer": {
         "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": lang}}})
 
@@ -95,15 +94,25 @@ def read_german(corpus_dir: Path, cas_format: str) -> list[CasDocument]:
     raise typer.BadParameter(f"--cas-format must be json or xmi, not {cas_format!r}")
 
 
+def inline_tag_folder(corpus_dir: Path, lang: str) -> Path | None:
+    """Where a language's inline-tag files are: the vendored replica, else an LLM translation
+    made by the `translate` step (`corpus/translated/<lang>/`), else None."""
+    for folder in (corpus_dir / "multigrascco_replica" / lang, corpus_dir / "translated" / lang):
+        if folder.is_dir() and any(folder.glob("*.txt")):
+            return folder
+    return None
+
+
 def convert_language(corpus_dir: Path, lang: str, cas_format: str = "json"
                      ) -> tuple[list[Doc], AlignmentReport]:
-    """Convert one language of the vendored corpus; return its Docs and alignment report."""
+    """Convert one language of the corpus; return its Docs and alignment report."""
     nlp = blank_pipeline(lang)
     report = AlignmentReport()
     if lang == GERMAN:
         docs = list(convert_cas(nlp, read_german(corpus_dir, cas_format), report))
     else:
-        paths = sorted((corpus_dir / "multigrascco_replica" / lang).glob("*.txt"))
+        folder = inline_tag_folder(corpus_dir, lang)
+        paths = sorted(folder.glob("*.txt")) if folder else []
         docs = list(convert_inline(nlp, paths, lang, report))
     return docs, report
 
@@ -127,7 +136,7 @@ def main(
     output_dir.mkdir(parents=True, exist_ok=True)
     summary = {}
     for lang in parse_language_codes(langs):
-        if lang != GERMAN and not (corpus_dir / "multigrascco_replica" / lang).is_dir():
+        if lang != GERMAN and inline_tag_folder(corpus_dir, lang) is None:
             typer.echo(f"{lang:4} no data in the corpus, skipped")
             continue
         docs, report = convert_language(corpus_dir, lang, cas_format)

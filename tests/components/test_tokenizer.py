@@ -51,3 +51,7 @@ def test_unknown_language_is_refused():
 def test_multilingual_tokenizer_has_every_languages_extra_splits():
     assert tokens("xx", "Ankara'da والمصري 27.03.2029.") == [
         "Ankara", "'", "da", "و", "المصري", "27.03.2029", "."]
+
+
+def test_a_new_language_gets_spacys_rules_and_the_common_splits():
+    assert tokens("es", "del 27.03.2029.") == ["del", "27.03.2029", "."]
