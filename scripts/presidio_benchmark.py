@@ -24,13 +24,11 @@ Usage::
 
 from __future__ import annotations
 
-import shlex
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -46,10 +44,10 @@ from spacy_deid.presidio_operator import anonymizer_engine, surrogate_operators
 from spacy_deid.presidio_patterns import PATTERN_LABELS, PresidioPatterns
 
 try:
-    from scripts.evaluate import read_gold_docs, score_documents
+    from scripts.evaluate import command_line, read_gold_docs, score_documents, timestamp
 except ImportError:  # run as `python scripts/presidio_benchmark.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from scripts.evaluate import read_gold_docs, score_documents
+    from scripts.evaluate import command_line, read_gold_docs, score_documents, timestamp
 
 PATTERN_FACTORY = "deid_presidio_patterns"
 
@@ -194,8 +192,8 @@ def run_benchmark(model: Path, gold_path: Path, lang: str, repeats: int = 3,
         "scorer": "scripts.evaluate.score_documents (relaxed = partial schema)",
         "scores": score_variants(gold, variants),
         "throughput": throughput,
-        "command": shlex.join(["python", *sys.argv]),
-        "timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "command": command_line(),
+        "timestamp": timestamp(),
     }
 
 
