@@ -29,6 +29,7 @@ def main(
 ) -> None:
     """Write `<output_dir>/<lang>/model-best`: the pipeline with each language's tokenizer."""
     for lang in parse_language_codes(langs):
+        (output_dir / lang).mkdir(parents=True, exist_ok=True)
         with_language_tokenizer(model_dir, lang).to_disk(output_dir / lang / "model-best")
 
 
