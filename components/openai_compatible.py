@@ -81,7 +81,6 @@ class OpenAICompatibleModel:
         self.max_backoff = max_backoff
         self._context_length = context_length
         self._sleep = sleep
-        self.requests_sent = 0
 
     @property
     def context_length(self) -> int | None:
@@ -113,7 +112,6 @@ class OpenAICompatibleModel:
         for attempt in range(1, self.max_tries + 1):
             if attempt > 1:
                 self._wait(attempt - 1)
-            self.requests_sent += 1
             try:
                 response = requests.post(self.url, json=self._payload(prompt),
                                          headers=self._headers(), timeout=self.timeout)

@@ -12,6 +12,7 @@ Target: <= 1% for names and IDs in every language.
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,8 +22,14 @@ import spacy
 import srsly
 import typer
 from spacy.language import Language
-from spacy.tokens import Doc, DocBin
+from spacy.tokens import Doc
 from spacy_deid.labels import NAME_LABELS, validate_language
+
+try:
+    from scripts.evaluate import read_gold_docs
+except ImportError:  # run as `python scripts/leakage.py`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from scripts.evaluate import read_gold_docs
 
 TARGET = 0.01
 # Names (titles such as "Dr." are not identifying and come from short lists) and IDs.
@@ -103,7 +110,10 @@ def main(
     if not model.exists():
         raise typer.BadParameter(f"no pipeline at {model}; run the train and assemble steps")
     nlp = ensure_anonymizer(spacy.load(model), lang)
-    gold_docs = DocBin().from_disk(gold).get_docs(nlp.vocab)
+    try:
+        gold_docs = read_gold_docs(gold, nlp.vocab)
+    except (FileNotFoundError, ValueError) as error:
+        raise typer.BadParameter(str(error)) from error
     report = leakage_report(nlp, gold_docs, lang)
     output.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_json(output, report)

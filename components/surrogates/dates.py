@@ -40,7 +40,6 @@ RANGE_WORDS = (
 RANGE_PATTERN = re.compile(
     r"[–—]|\s-\s|(?<!\w)(?:" + "|".join(RANGE_WORDS) + r")(?!\w)", re.IGNORECASE
 )
-ORDINAL_SUFFIXES = ("st", "nd", "rd", "th", "er", "re", "°", "º")
 _REFERENCE_LEAP_YEAR = 2000
 
 
