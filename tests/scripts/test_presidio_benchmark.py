@@ -13,6 +13,7 @@ from spacy_deid.inline_tags import parse_inline_tags
 from typer.testing import CliRunner
 
 from scripts.presidio_benchmark import app
+from tests.cli_output import plain_output
 
 GOLD = [
     "Pacjent <NAME_PATIENT>Jan Kowalski</NAME_PATIENT>, ur. <DATE>12.03.1954</DATE>, "
@@ -74,4 +75,4 @@ def test_missing_model_is_a_clear_error(tmp_path):
     result = CliRunner().invoke(app, [str(tmp_path / "nope"), str(tmp_path / "x.spacy"),
                                       "--lang", "pl", "--output", str(tmp_path / "o.json")])
     assert result.exit_code == 1
-    assert "Pipeline directory not found" in result.output
+    assert "Pipeline directory not found" in plain_output(result)

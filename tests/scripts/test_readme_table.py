@@ -17,6 +17,7 @@ from scripts.readme_table import (
     replace_between_markers,
     update_readme,
 )
+from tests.cli_output import plain_output
 
 GOLD = [[CharSpan(0, 5, "DATE"), CharSpan(6, 9, "ID")]]
 PRED = [[CharSpan(0, 5, "DATE")]]
@@ -115,7 +116,7 @@ def test_cli_reports_a_missing_readme(tmp_path, metrics_dir):
     result = CliRunner().invoke(app, ["--metrics-dir", str(metrics_dir),
                                       "--readme", str(tmp_path / "nope.md")])
     assert result.exit_code == 1
-    assert "README not found" in result.output
+    assert "README not found" in plain_output(result)
 
 
 def test_a_label_set_without_entities_shows_a_dash_not_zero():

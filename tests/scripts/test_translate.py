@@ -17,6 +17,7 @@ from spacy_llm.registry import registry
 from typer.testing import CliRunner
 
 from scripts.translate import build_pipeline, main
+from tests.cli_output import plain_output
 from tests.scripted_llm_server import Stall, scripted_llm_server
 
 REPO = Path(__file__).resolve().parents[2]
@@ -175,7 +176,7 @@ def test_an_unknown_backend_is_refused_naming_the_choices(tmp_path, source_dir):
     result = run_cli([str(source_dir), str(tmp_path / "o"), "--backend", "gpt5",
                       "--config", str(CONFIG)])
     assert result.exit_code != 0
-    assert "anthropic, local, openai" in result.output
+    assert "anthropic, local, openai" in plain_output(result)
 
 
 def test_every_backend_block_names_a_registered_model_with_keys_from_the_environment():
