@@ -1,6 +1,7 @@
-"""Assemble the shippable pipeline of every language: NER + propagation + Presidio + anonymizer.
+"""Assemble the shippable pipeline of every language: NER + rules + Presidio + anonymizer.
 
 `training/<lang>/model-best` (tok2vec + ner) becomes `training/<lang>/pipeline` with
+`deid_name_cues` (names next to cue words, learned from `SPLITS_DIR/<lang>/train.spacy`),
 `deid_mention_propagation` (further mentions of detected names, places and IDs),
 `deid_presidio_patterns` (merged into `doc.ents` under its merge policy) and
 `deid_anonymizer` added, and the meta name `deid_<lang>`, so `spacy package` names it
@@ -15,12 +16,24 @@ import spacy
 import srsly
 import typer
 from spacy.language import Language
+from spacy.tokens import DocBin
+from spacy.training import Example
 from spacy_deid.labels import parse_language_codes
 
 
-def assemble_pipeline(model_dir: Path, lang: str) -> Language:
-    """Load a trained NER pipeline and add the rule-based detectors and the anonymizer."""
+def training_examples(nlp: Language, train_path: Path) -> list[Example]:
+    """The gold training documents as examples for a component's `initialize`."""
+    gold = DocBin().from_disk(train_path).get_docs(nlp.vocab)
+    return [Example(nlp.make_doc(doc.text), doc) for doc in gold]
+
+
+def assemble_pipeline(model_dir: Path, lang: str, train_path: Path) -> Language:
+    """Load a trained NER pipeline and add the rule-based detectors and the anonymizer;
+    `deid_name_cues` learns its cue words from the training documents at `train_path`."""
     nlp = spacy.load(model_dir)
+    cues = nlp.add_pipe("deid_name_cues")
+    examples = training_examples(nlp, train_path)
+    cues.initialize(lambda: examples, nlp=nlp)
     nlp.add_pipe("deid_mention_propagation")
     nlp.add_pipe("deid_presidio_patterns", config={"lang": lang})
     nlp.add_pipe("deid_anonymizer", config={"lang": lang})
@@ -30,6 +43,7 @@ def assemble_pipeline(model_dir: Path, lang: str) -> Language:
 
 def main(
     training_dir: Path = typer.Argument(..., help="Folder with <lang>/model-best"),
+    splits_dir: Path = typer.Argument(..., help="Folder with <lang>/train.spacy"),
     langs: str = typer.Option(..., help="Space- or comma-separated language codes"),
 ) -> None:
     """Write `<lang>/pipeline` for every language and a summary `assembled.json`."""
@@ -38,7 +52,10 @@ def main(
         model_dir = training_dir / lang / "model-best"
         if not model_dir.exists():
             raise typer.BadParameter(f"no trained pipeline at {model_dir}; run the train step")
-        nlp = assemble_pipeline(model_dir, lang)
+        train_path = splits_dir / lang / "train.spacy"
+        if not train_path.exists():
+            raise typer.BadParameter(f"no training split at {train_path}; run the split step")
+        nlp = assemble_pipeline(model_dir, lang, train_path)
         nlp.to_disk(training_dir / lang / "pipeline")
         summary[lang] = {"pipeline": str(training_dir / lang / "pipeline"),
                          "components": nlp.pipe_names}

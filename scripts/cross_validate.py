@@ -32,7 +32,7 @@ def run_fold(config: Path, lang: str, train_on: str, fold: int, n_folds: int, se
     if train_on != lang:
         run("-m", "scripts.retokenize", str(models / train_on / "model-best"), str(models),
             "--langs", lang)
-    run("-m", "scripts.assemble", str(models), "--langs", lang)
+    run("-m", "scripts.assemble", str(models), str(splits), "--langs", lang)
     output = metrics_dir / f"{lang}_fold{fold}.json"
     run("scripts/evaluate.py", "evaluate", str(models / lang / "pipeline"),
         str(splits / lang / "test.spacy"), "--lang", lang, "--output", str(output),

@@ -23,10 +23,12 @@ from pathlib import Path
 import pytest
 import spacy
 import srsly
+from spacy.tokens import DocBin
 from spacy.training import Example
 from spacy_deid.labels import LANGUAGES
 
 import scripts.check_packages as check_packages_module
+from scripts.assemble import assemble_pipeline
 from scripts.check_packages import (
     CheckError,
     check_packages,
@@ -77,7 +79,7 @@ def small_ner_config() -> dict:
 
 
 def train_tiny_pipeline(lang: str, output: Path) -> None:
-    """Train the tiny pipeline, add the deid components and save it to `output`."""
+    """Train the tiny NER, assemble it as the `assemble` step does, save it to `output`."""
     nlp = blank_deid(lang)
     nlp.add_pipe("ner", config=small_ner_config())
     examples = [Example.from_dict(nlp.make_doc(text), {"entities": ents})
@@ -87,10 +89,10 @@ def train_tiny_pipeline(lang: str, output: Path) -> None:
     for _ in range(20):
         rng.shuffle(examples)
         nlp.update(examples, drop=0.0)
-    nlp.add_pipe("deid_presidio_patterns", config={"lang": lang})
-    nlp.add_pipe("deid_anonymizer", config={"lang": lang})
-    output.parent.mkdir(parents=True, exist_ok=True)
-    nlp.to_disk(output)
+    model_dir, train_path = output.parent / "model-best", output.parent / "train.spacy"
+    nlp.to_disk(model_dir)
+    DocBin(docs=[example.reference for example in examples]).to_disk(train_path)
+    assemble_pipeline(model_dir, lang, train_path).to_disk(output)
 
 
 def metrics_record(strict_f1: float = 0.8) -> dict:
@@ -280,7 +282,8 @@ def test_packaged_pipeline_installs_loads_by_name_and_deidentifies(tmp_path: Pat
     assert (packages / built["components"]["wheel"]).is_file()
     assert built["skipped"][0]["lang"] == "en"
     assert sum(req.startswith("spacy-deid") for req in record["requirements"]) == 1
-    assert record["pipeline"] == ["ner", "deid_presidio_patterns", "deid_anonymizer"]
+    assert record["pipeline"] == ["ner", "deid_name_cues", "deid_mention_propagation",
+                                  "deid_presidio_patterns", "deid_anonymizer"]
     assert record["performance"]["relaxed_micro_f1"] == pytest.approx(0.92)
     packaged_seconds = time.perf_counter() - started
 

@@ -1,0 +1,332 @@
+"""The `deid_name_cues` component: names announced by the words around them.
+
+Clinical letters introduce people with cue words: "Frau Albers", "Dr. med. Crohn",
+"السيدة الطويل", "Luise Utz, * 3.4.1959". A statistical model that misses such a name
+leaks it, although its neighbour says plainly that a name stands there. This component
+learns the cues from annotated training documents (`initialize`), so it needs no
+hand-written word list and works for any language with a training split:
+
+* `cues_before` / `cues_after`: words that stand right before / after a person name (a
+  title entity between cue and name is skipped; so are `,` `(` `:` after a name) in at
+  least `min_cue_ratio` of their `min_cue_count` or more occurrences, each with the name
+  label that most often follows or precedes it;
+* `common_words`: words seen at least `min_common_count` times outside any entity and
+  never inside a person name: these never become names;
+* `particles`: lower-case words seen inside person names ("von", "de"), allowed within.
+
+At run time, next to every cue, the run of up to `max_tokens` name-like tokens (letters,
+not a common word, capitalised in scripts with case, outside existing entities) becomes
+a name. Existing entities always win: new spans only fill gaps. Place it after the NER
+and before `deid_mention_propagation`, which then finds the other mentions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import srsly
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+from spacy.training import Example
+
+from .labels import NAME_LABELS
+
+PERSON_LABELS = NAME_LABELS - {"NAME_TITLE", "NAME_USERNAME"}
+# Punctuation between a name and the cue after it: "Utz, * 3.4.1959", "اوحدی، متولد".
+SKIPPED_AFTER_NAME = frozenset({",", "(", ":", "\u060c"})
+# Whitespace with two or more spaces and no line break between two names (signature
+# columns: "Prof. Dr. Ahmet Koç      Volkan Arslan"), as a joiner key.
+COLUMN_GAP = "<GAP>"
+NAME_WORD = re.compile(r"^\w+(?:[-'\u2019\u200c]\w+)*\.?$")
+DATA_FILE = "name_cues.json"
+
+
+def is_name_word(text: str) -> bool:
+    """Letters (with inner hyphens, apostrophes or ZWNJ, a final dot), no digits."""
+    return NAME_WORD.match(text) is not None and not any(c.isdigit() for c in text)
+
+
+def has_case(text: str) -> bool:
+    """Whether the first letter belongs to a script with upper and lower case."""
+    first = text[:1]
+    return first.upper() != first.lower()
+
+
+def entity_cue(label: str) -> str:
+    """The cue key of an entity next to a name: "<NAME_TITLE>", "<LOCATION_STREET>"."""
+    return f"<{label}>"
+
+
+def entity_index(doc: Doc) -> dict[int, Span]:
+    """Token index -> the entity it belongs to."""
+    return {i: ent for ent in doc.ents for i in range(ent.start, ent.end)}
+
+
+def next_word(doc: Doc, i: int, step: int, skip: frozenset[str] = frozenset()) -> int:
+    """Index of the first token from `i` in direction `step` that is neither whitespace nor
+    one of `skip` (only one `skip` token is passed); -1 or len(doc) when there is none."""
+    skipped = False
+    while 0 <= i < len(doc):
+        if doc[i].is_space:
+            i += step
+        elif doc[i].text in skip and not skipped:
+            skipped = True
+            i += step
+        else:
+            break
+    return i
+
+
+class NameCues:
+    """Add person names next to learned cue words (see the module docstring)."""
+
+    def __init__(self, name: str, max_tokens: int, min_cue_count: int, min_cue_ratio: float,
+                 min_common_count: int) -> None:
+        if max_tokens < 1 or min_cue_count < 1 or min_common_count < 1:
+            raise ValueError("deid_name_cues: max_tokens, min_cue_count and min_common_count "
+                             "must be >= 1")
+        if not 0 < min_cue_ratio <= 1:
+            raise ValueError(f"deid_name_cues: min_cue_ratio must be in (0, 1], "
+                             f"not {min_cue_ratio}")
+        self.name = name
+        self.max_tokens = max_tokens
+        self.min_cue_count = min_cue_count
+        self.min_cue_ratio = min_cue_ratio
+        self.min_common_count = min_common_count
+        self.cues_before: dict[str, str] = {}
+        self.cues_after: dict[str, str] = {}
+        self.joiners: set[str] = set()
+        self.common_words: set[str] = set()
+        self.particles: set[str] = set()
+
+    # -- learning -----------------------------------------------------------------
+    def initialize(self, get_examples: Callable[[], Iterable[Example]],
+                   nlp: Language | None = None) -> None:
+        """Learn cues, joiners, common words and name particles from the reference docs."""
+        self.learn([example.reference for example in get_examples()])
+
+    def learn(self, docs: Iterable[Doc]) -> None:
+        """Count, over gold documents, what stands around, between and inside person names."""
+        seen: Counter = Counter()
+        outside: Counter = Counter()
+        in_names: set[str] = set()
+        particles: Counter = Counter()
+        joiners: Counter = Counter()
+        before: dict[str, Counter] = defaultdict(Counter)
+        after: dict[str, Counter] = defaultdict(Counter)
+        for doc in docs:
+            entity_of = entity_index(doc)
+            seen.update(entity_cue(ent.label_) for ent in doc.ents)
+            for token in doc:
+                seen[token.lower_] += 1
+                if token.i not in entity_of:
+                    outside[token.lower_] += 1
+            people = [ent for ent in doc.ents if ent.label_ in PERSON_LABELS]
+            for ent in people:
+                for token in ent:
+                    in_names.add(token.lower_)
+                    if token.is_lower and token.is_alpha:
+                        particles[token.lower_] += 1
+                cue = self.cue_before(doc, ent.start, entity_of)
+                if cue is not None:
+                    before[cue][ent.label_] += 1
+                cue = self.cue_after(doc, ent.end, entity_of)
+                if cue is not None:
+                    after[cue][ent.label_] += 1
+            for left, right in zip(doc.ents, doc.ents[1:], strict=False):
+                if left.label_ == right.label_:
+                    joiner = self.joiner_key(doc[left.end:right.start])
+                    if joiner:
+                        joiners[joiner] += 1
+        self.cues_before = self.select_cues(before, seen)
+        self.cues_after = self.select_cues(after, seen)
+        self.joiners = {word for word, count in joiners.items() if count >= self.min_cue_count}
+        self.common_words = {word for word, count in outside.items()
+                             if count >= self.min_common_count and word not in in_names}
+        self.particles = {word for word, count in particles.items() if count >= 2}
+
+    def select_cues(self, neighbours: dict[str, Counter], seen: Counter) -> dict[str, str]:
+        """Words next to a name often enough, each with its most frequent name label."""
+        cues = {}
+        for word, labels in neighbours.items():
+            count = sum(labels.values())
+            if count >= self.min_cue_count and count / seen[word] >= self.min_cue_ratio:
+                cues[word] = labels.most_common(1)[0][0]
+        return cues
+
+    @staticmethod
+    def joiner_key(between: Span) -> str | None:
+        """What joins two entities of one label: one word ("und", "و") or a column gap."""
+        words = [token for token in between if not token.is_space]
+        if len(words) == 1 and words[0].is_alpha:
+            return words[0].lower_
+        if not words and between.text.count(" ") >= 2 and "\n" not in between.text:
+            return COLUMN_GAP
+        return None
+
+    @staticmethod
+    def cue_before(doc: Doc, start: int, entity_of: dict[int, Span]) -> str | None:
+        """The cue key before a name: the entity next to it ("Dr."), or the word before."""
+        i = next_word(doc, start - 1, -1)
+        if i < 0:
+            return None
+        return entity_cue(entity_of[i].label_) if i in entity_of else doc[i].lower_
+
+    @staticmethod
+    def cue_after(doc: Doc, end: int, entity_of: dict[int, Span]) -> str | None:
+        """The cue key after a name (past one `,` `(` `:`): an entity or a word."""
+        i = next_word(doc, end, 1, SKIPPED_AFTER_NAME)
+        if i >= len(doc):
+            return None
+        return entity_cue(entity_of[i].label_) if i in entity_of else doc[i].lower_
+
+    # -- finding --------------------------------------------------------------------
+    def __call__(self, doc: Doc) -> Doc:
+        if not (self.cues_before or self.cues_after):
+            return doc
+        entity_of = entity_index(doc)
+        taken = set(entity_of)
+        found: list[Span] = []
+
+        def add(span: Span | None) -> None:
+            if span is not None:
+                found.append(span)
+                taken.update(range(span.start, span.end))
+
+        for ent in doc.ents:
+            key = entity_cue(ent.label_)
+            if key in self.cues_before:
+                add(self.name_after(doc, ent.end, taken, entity_of, self.cues_before[key]))
+            if key in self.cues_after:
+                add(self.name_before(doc, ent.start, taken, self.cues_after[key]))
+        for token in doc:
+            if token.i in entity_of:
+                continue
+            if token.lower_ in self.cues_before:
+                add(self.name_after(doc, token.i + 1, taken, entity_of,
+                                    self.cues_before[token.lower_]))
+            if token.i not in taken and token.lower_ in self.cues_after:
+                add(self.name_before(doc, token.i, taken, self.cues_after[token.lower_]))
+        people = [span for span in [*doc.ents, *found] if span.label_ in PERSON_LABELS]
+        for person in sorted(people, key=lambda span: span.start):
+            add(self.joined_name(doc, person, taken))
+        if found:
+            doc.ents = sorted([*doc.ents, *found], key=lambda span: span.start)
+        return doc
+
+    def name_after(self, doc: Doc, start: int, taken: set[int], entity_of: dict[int, Span],
+                   label: str) -> Span | None:
+        """The run of name words from `start`, past whitespace, titles and further cues;
+        a title right before the name decides the label when it is a known cue."""
+        i = next_word(doc, start, 1)
+        while i < len(doc):
+            ent = entity_of.get(i)
+            if ent is not None and ent.label_ == "NAME_TITLE":
+                label = self.cues_before.get(entity_cue("NAME_TITLE"), label)
+                i = next_word(doc, ent.end, 1)
+            elif ent is None and doc[i].lower_ in self.cues_before:
+                label = self.cues_before[doc[i].lower_]
+                i = next_word(doc, i + 1, 1)
+            else:
+                break
+        return self.run_from(doc, i, taken, label)
+
+    def run_from(self, doc: Doc, start: int, taken: set[int], label: str) -> Span | None:
+        """Up to `max_tokens` name-like tokens from `start` (particles allowed inside)."""
+        end = start
+        while (end < len(doc) and end - start < self.max_tokens
+               and self.may_continue(doc, end, start, taken)):
+            end += 1
+        while end > start and doc[end - 1].lower_ in self.particles:
+            end -= 1
+        return Span(doc, start, end, label=label) if end > start else None
+
+    def name_before(self, doc: Doc, cue: int, taken: set[int], label: str) -> Span | None:
+        """The run of name words that ends right before the cue (past one `,` `(` `:`)."""
+        end = next_word(doc, cue - 1, -1, SKIPPED_AFTER_NAME) + 1
+        start = end
+        while (start > 0 and end - start < self.max_tokens
+               and self.is_name_token(doc[start - 1], taken)):
+            start -= 1
+        return Span(doc, start, end, label=label) if end > start else None
+
+    def joined_name(self, doc: Doc, person: Span, taken: set[int]) -> Span | None:
+        """A second name joined to `person` by a learned joiner ("Seiler und Wantzer")."""
+        i = next_word(doc, person.end, 1)
+        if i >= len(doc) or i in taken:
+            return None
+        if self.joiner_key(doc[person.end:i]) == COLUMN_GAP and COLUMN_GAP in self.joiners:
+            return self.run_from(doc, i, taken, person.label_)
+        if doc[i].lower_ not in self.joiners:
+            return None
+        return self.run_from(doc, next_word(doc, i + 1, 1), taken, person.label_)
+
+    def may_continue(self, doc: Doc, i: int, first: int, taken: set[int]) -> bool:
+        """Whether token `i` can extend a name that starts at token `first`."""
+        token = doc[i]
+        if i > first and token.lower_ in self.particles and i + 1 < len(doc):
+            return self.is_name_token(doc[i + 1], taken)
+        return self.is_name_token(token, taken)
+
+    def is_name_token(self, token: Token, taken: set[int]) -> bool:
+        """Letters, outside entities, not a common word, capitalised where case exists."""
+        text = token.text
+        if token.i in taken or token.is_space or not is_name_word(text):
+            return False
+        if token.lower_ in self.common_words or token.lower_ in self.cues_before:
+            return False
+        return not has_case(text) or text[0].isupper()
+
+    # -- serialisation ------------------------------------------------------------------
+    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
+        return srsly.json_dumps(self.learned())
+
+    def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> NameCues:
+        self.load_learned(srsly.json_loads(data))
+        return self
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        srsly.write_json(path / DATA_FILE, self.learned())
+
+    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> NameCues:
+        data_path = Path(path) / DATA_FILE
+        if not data_path.exists():
+            raise ValueError(f"deid_name_cues: {data_path} is missing; the component was "
+                             f"saved without its learned cues")
+        self.load_learned(srsly.read_json(data_path))
+        return self
+
+    def learned(self) -> dict:
+        """What `initialize` learned, as JSON-ready data."""
+        return {"cues_before": self.cues_before, "cues_after": self.cues_after,
+                "joiners": sorted(self.joiners), "common_words": sorted(self.common_words),
+                "particles": sorted(self.particles)}
+
+    def load_learned(self, data: dict) -> None:
+        """Restore what `learned` returned, checking that every label is a name label."""
+        for key in ("cues_before", "cues_after"):
+            unknown = set(data.get(key, {}).values()) - PERSON_LABELS
+            if unknown:
+                raise ValueError(f"deid_name_cues: {key} has labels that are not person "
+                                 f"names: {sorted(unknown)}")
+        self.cues_before = dict(data.get("cues_before", {}))
+        self.cues_after = dict(data.get("cues_after", {}))
+        self.joiners = set(data.get("joiners", []))
+        self.common_words = set(data.get("common_words", []))
+        self.particles = set(data.get("particles", []))
+
+
+@Language.factory(
+    "deid_name_cues",
+    default_config={"max_tokens": 3, "min_cue_count": 2, "min_cue_ratio": 0.5,
+                    "min_common_count": 2},
+)
+def make_name_cues(nlp: Language, name: str, max_tokens: int, min_cue_count: int,
+                   min_cue_ratio: float, min_common_count: int) -> NameCues:
+    """Factory of `deid_name_cues`; call `initialize` (or load) to give it its cues."""
+    return NameCues(name, max_tokens, min_cue_count, min_cue_ratio, min_common_count)

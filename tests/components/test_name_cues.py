@@ -1,0 +1,150 @@
+"""deid_name_cues: cue words learned from gold documents mark the names next to them."""
+
+import pytest
+import spacy
+from spacy.tokens import Doc
+from spacy.training import Example
+
+TRAINING = [
+    ("Frau Albers kam.", [("Albers", "NAME_PATIENT")]),
+    ("Frau Berger ging.", [("Berger", "NAME_PATIENT")]),
+    ("Dr. Kunz und Dr. Lange sahen Frau Roth.",
+     [("Dr.", "NAME_TITLE"), ("Kunz", "NAME_DOCTOR"), ("Dr.", "NAME_TITLE"),
+      ("Lange", "NAME_DOCTOR"), ("Roth", "NAME_PATIENT")]),
+    ("Dr. Seidel und Kolb kamen.",
+     [("Dr.", "NAME_TITLE"), ("Seidel", "NAME_DOCTOR"), ("Kolb", "NAME_DOCTOR")]),
+    ("Dr. Wolf und Haas kamen.",
+     [("Dr.", "NAME_TITLE"), ("Wolf", "NAME_DOCTOR"), ("Haas", "NAME_DOCTOR")]),
+    ("Ute Sommer, geb. 1950, kam. Eva Stein, geb. 1960, ging.",
+     [("Ute Sommer", "NAME_PATIENT"), ("Eva Stein", "NAME_PATIENT")]),
+    ("Die Patientin kam. Die Patientin ging. Die Kollegin kam. Die Kollegin ging.", []),
+]
+
+
+def blank(lang="de"):
+    return spacy.blank("xx", config={"nlp": {"tokenizer": {
+        "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": lang}}})
+
+
+def annotated(nlp, text, entities):
+    """A Doc with the given (substring, label) entities, found left to right."""
+    doc = nlp.make_doc(text)
+    spans, position = [], 0
+    for substring, label in entities:
+        start = text.index(substring, position)
+        position = start + len(substring)
+        spans.append(doc.char_span(start, position, label=label))
+    doc.ents = spans
+    return doc
+
+
+def trained(lang="de", training=TRAINING, **config):
+    nlp = blank(lang)
+    cues = nlp.add_pipe("deid_name_cues", config=config)
+    examples = [Example(nlp.make_doc(text), annotated(nlp, text, ents))
+                for text, ents in training]
+    cues.initialize(lambda: examples, nlp=nlp)
+    return nlp
+
+
+def found(nlp, text, entities=()):
+    doc = nlp.get_pipe("deid_name_cues")(annotated(nlp, text, entities))
+    return [(e.text, e.label_) for e in doc.ents]
+
+
+def test_cues_before_and_after_names_are_learned_with_their_label():
+    cues = trained().get_pipe("deid_name_cues")
+    assert cues.cues_before["frau"] == "NAME_PATIENT"
+    assert cues.cues_before["<NAME_TITLE>"] == "NAME_DOCTOR"
+    assert cues.cues_after["geb."] == "NAME_PATIENT"
+    assert "und" in cues.joiners
+    assert {"patientin", "kollegin"} <= cues.common_words
+
+
+def test_a_name_after_a_cue_word_is_found():
+    assert found(trained(), "Heute kam Frau Zitteraal zur Kontrolle.") == [
+        ("Zitteraal", "NAME_PATIENT")]
+
+
+def test_a_name_after_a_title_entity_takes_the_title_label_and_both_words():
+    nlp = trained()
+    assert found(nlp, "Gez. Dr. Inge Crohn", [("Dr.", "NAME_TITLE")]) == [
+        ("Dr.", "NAME_TITLE"), ("Inge Crohn", "NAME_DOCTOR")]
+
+
+def test_a_name_before_an_after_cue_is_found_past_the_comma():
+    assert found(trained(), "Luise Utz, geb. 1959") == [("Luise Utz", "NAME_PATIENT")]
+
+
+def test_a_joined_second_name_gets_the_label_of_the_first():
+    nlp = trained()
+    text = "Dr. Seiler und Wantzer melden sich."
+    assert found(nlp, text, [("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR")]) == [
+        ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Wantzer", "NAME_DOCTOR")]
+
+
+def test_common_words_lowercase_words_and_existing_entities_are_never_names():
+    nlp = trained()
+    assert found(nlp, "Sehr geehrte Frau Kollegin, danke.") == []
+    assert found(nlp, "Frau klagt über Schmerzen.") == []
+    assert found(nlp, "Frau Berlin", [("Berlin", "LOCATION_CITY")]) == [
+        ("Berlin", "LOCATION_CITY")]
+
+
+def test_scripts_without_case_take_any_word_that_is_not_common():
+    training = [("السيدة الطويل تعاني", [("الطويل", "NAME_PATIENT")]),
+                ("السيدة الحسن تعاني", [("الحسن", "NAME_PATIENT")])]
+    nlp = trained("ar", training)
+    assert found(nlp, "ثم قفزت السيدة نعمان تعاني") == [("نعمان", "NAME_PATIENT")]
+
+
+def test_names_stop_at_max_tokens():
+    nlp = trained(max_tokens=1)
+    assert found(nlp, "Frau Anna Maria Zitteraal") == [("Anna", "NAME_PATIENT")]
+
+
+def test_an_untrained_component_changes_nothing():
+    nlp = blank()
+    nlp.add_pipe("deid_name_cues")
+    doc = nlp("Frau Zitteraal")
+    assert doc.ents == ()
+
+
+def test_learned_cues_survive_to_disk_and_back(tmp_path):
+    nlp = trained()
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert loaded.get_pipe("deid_name_cues").learned() == nlp.get_pipe(
+        "deid_name_cues").learned()
+    assert [(e.text, e.label_) for e in loaded("Heute Frau Zitteraal.").ents] == [
+        ("Zitteraal", "NAME_PATIENT")]
+    restored = blank().add_pipe("deid_name_cues").from_bytes(
+        nlp.get_pipe("deid_name_cues").to_bytes())
+    assert restored.cues_before == nlp.get_pipe("deid_name_cues").cues_before
+
+
+def test_saved_cues_with_a_non_name_label_are_refused(tmp_path):
+    cues = trained().get_pipe("deid_name_cues")
+    data = cues.learned()
+    data["cues_before"]["frau"] = "DATE"
+    with pytest.raises(ValueError, match="not person names"):
+        cues.load_learned(data)
+
+
+def test_a_missing_data_file_is_a_clear_error(tmp_path):
+    nlp = blank()
+    cues = nlp.add_pipe("deid_name_cues")
+    with pytest.raises(ValueError, match="missing"):
+        cues.from_disk(tmp_path)
+
+
+@pytest.mark.parametrize("config", [{"max_tokens": 0}, {"min_cue_ratio": 0},
+                                    {"min_cue_ratio": 1.5}, {"min_common_count": 0}])
+def test_bad_settings_are_refused_at_creation(config):
+    with pytest.raises(ValueError, match="deid_name_cues"):
+        blank().add_pipe("deid_name_cues", config=config)
+
+
+def test_an_empty_document_passes():
+    nlp = trained()
+    assert nlp.get_pipe("deid_name_cues")(Doc(nlp.vocab, words=[])).ents == ()
