@@ -90,6 +90,7 @@ def train_tiny_pipeline(lang: str, output: Path) -> None:
         rng.shuffle(examples)
         nlp.update(examples, drop=0.0)
     model_dir, train_path = output.parent / "model-best", output.parent / "train.spacy"
+    output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(model_dir)
     DocBin(docs=[example.reference for example in examples]).to_disk(train_path)
     assemble_pipeline(model_dir, lang, train_path).to_disk(output)
