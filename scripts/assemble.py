@@ -6,6 +6,10 @@
 `deid_presidio_patterns` (merged into `doc.ents` under its merge policy) and
 `deid_anonymizer` added, and the meta name `deid_<lang>`, so `spacy package` names it
 `xx_deid_<lang>`.
+
+With `--multilingual-dir training_multi`, the multilingual NER (retokenized for the
+language) runs after the language's own as `ner_multilingual` and fills the gaps it left:
+the recall-first ensemble (`spacy project run ensemble`), written to `--output-dir`.
 """
 
 from __future__ import annotations
@@ -27,10 +31,24 @@ def training_examples(nlp: Language, train_path: Path) -> list[Example]:
     return [Example(nlp.make_doc(doc.text), doc) for doc in gold]
 
 
-def assemble_pipeline(model_dir: Path, lang: str, train_path: Path) -> Language:
+def add_second_ner(nlp: Language, model_dir: Path, name: str) -> None:
+    """Add the NER of another trained pipeline after `ner`, with its own copy of its tok2vec.
+
+    spaCy's NER keeps the entities already set, so the second model only fills gaps."""
+    source = spacy.load(model_dir)
+    if "tok2vec" in source.pipe_names:
+        source.replace_listeners("tok2vec", "ner", ["model.tok2vec"])
+    nlp.add_pipe("ner", name=name, source=source, after="ner")
+
+
+def assemble_pipeline(model_dir: Path, lang: str, train_path: Path,
+                      multilingual_dir: Path | None = None) -> Language:
     """Load a trained NER pipeline and add the rule-based detectors and the anonymizer;
-    `deid_name_cues` learns its cue words from the training documents at `train_path`."""
+    `deid_name_cues` learns its cue words from the training documents at `train_path`.
+    With `multilingual_dir`, its NER runs second (`ner_multilingual`)."""
     nlp = spacy.load(model_dir)
+    if multilingual_dir is not None:
+        add_second_ner(nlp, multilingual_dir, "ner_multilingual")
     cues = nlp.add_pipe("deid_name_cues")
     examples = training_examples(nlp, train_path)
     cues.initialize(lambda: examples, nlp=nlp)
@@ -45,8 +63,13 @@ def main(
     training_dir: Path = typer.Argument(..., help="Folder with <lang>/model-best"),
     splits_dir: Path = typer.Argument(..., help="Folder with <lang>/train.spacy"),
     langs: str = typer.Option(..., help="Space- or comma-separated language codes"),
+    multilingual_dir: Path | None = typer.Option(
+        None, help="Folder with <lang>/model-best of the multilingual NER, run second"),
+    output_dir: Path | None = typer.Option(None, help="Where <lang>/pipeline goes "
+                                                      "(default: TRAINING_DIR)"),
 ) -> None:
     """Write `<lang>/pipeline` for every language and a summary `assembled.json`."""
+    output_dir = output_dir or training_dir
     summary = {}
     for lang in parse_language_codes(langs):
         model_dir = training_dir / lang / "model-best"
@@ -55,12 +78,18 @@ def main(
         train_path = splits_dir / lang / "train.spacy"
         if not train_path.exists():
             raise typer.BadParameter(f"no training split at {train_path}; run the split step")
-        nlp = assemble_pipeline(model_dir, lang, train_path)
-        nlp.to_disk(training_dir / lang / "pipeline")
-        summary[lang] = {"pipeline": str(training_dir / lang / "pipeline"),
+        second = multilingual_dir / lang / "model-best" if multilingual_dir else None
+        if second is not None and not second.exists():
+            raise typer.BadParameter(f"no multilingual pipeline at {second}; run the "
+                                     f"multilingual workflow")
+        nlp = assemble_pipeline(model_dir, lang, train_path, second)
+        (output_dir / lang).mkdir(parents=True, exist_ok=True)
+        nlp.to_disk(output_dir / lang / "pipeline")
+        summary[lang] = {"pipeline": str(output_dir / lang / "pipeline"),
                          "components": nlp.pipe_names}
         typer.echo(f"{lang}: {' -> '.join(nlp.pipe_names)}")
-    srsly.write_json(training_dir / "assembled.json", summary)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    srsly.write_json(output_dir / "assembled.json", summary)
 
 
 if __name__ == "__main__":

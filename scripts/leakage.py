@@ -23,7 +23,7 @@ import srsly
 import typer
 from spacy.language import Language
 from spacy.tokens import Doc
-from spacy_deid.labels import NAME_LABELS, validate_language
+from spacy_deid.labels import NAME_LABELS, parse_language_codes, validate_language
 
 try:
     from scripts.evaluate import read_gold_docs
@@ -99,13 +99,9 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
     }
 
 
-def main(
-    model: Annotated[Path, typer.Argument(help="spaCy pipeline directory")],
-    gold: Annotated[Path, typer.Argument(help="DocBin (.spacy) with gold PHI entities")],
-    lang: Annotated[str, typer.Option("--lang", help="Language code of the documents")],
-    output: Annotated[Path, typer.Option("--output", help="Where to write the JSON report")],
-) -> None:
-    """Write the leakage report of MODEL on GOLD to OUTPUT and print the summary."""
+def write_leakage(model: Path, gold: Path, lang: str, output: Path) -> dict:
+    """Write the leakage report of the pipeline at `model` on `gold` to `output`; print a
+    one-line summary without any PHI."""
     validate_language(lang)
     if not model.exists():
         raise typer.BadParameter(f"no pipeline at {model}; run the train and assemble steps")
@@ -121,7 +117,37 @@ def main(
     typer.echo(f"{lang}: {report['leaked']}/{report['spans']} spans leaked "
                f"({report['leak_rate']:.2%}); names and IDs {summary['leak_rate']:.2%} "
                f"(target <= {TARGET:.0%}: {'met' if summary['meets_target'] else 'NOT met'})")
+    return report
+
+
+app = typer.Typer(help=__doc__.split("\n")[0], no_args_is_help=True)
+
+
+@app.command("pipeline")
+def main(
+    model: Annotated[Path, typer.Argument(help="spaCy pipeline directory")],
+    gold: Annotated[Path, typer.Argument(help="DocBin (.spacy) with gold PHI entities")],
+    lang: Annotated[str, typer.Option("--lang", help="Language code of the documents")],
+    output: Annotated[Path, typer.Option("--output", help="Where to write the JSON report")],
+) -> None:
+    """Write the leakage report of MODEL on GOLD to OUTPUT and print the summary."""
+    write_leakage(model, gold, lang, output)
+
+
+@app.command("languages")
+def languages(
+    training_dir: Annotated[Path, typer.Argument(help="Folder with <lang>/pipeline")],
+    splits_dir: Annotated[Path, typer.Argument(help="Folder with <lang>/test.spacy")],
+    metrics_dir: Annotated[Path, typer.Argument(help="Where leakage_<lang>.json goes")],
+    langs: Annotated[str, typer.Option("--langs", help="Space- or comma-separated codes")],
+    suffix: Annotated[str, typer.Option("--suffix", help="File name suffix, e.g. _ensemble")
+                      ] = "",
+) -> None:
+    """Write `leakage_<lang><suffix>.json` for every language's pipeline on its test split."""
+    for lang in parse_language_codes(langs):
+        write_leakage(training_dir / lang / "pipeline", splits_dir / lang / "test.spacy", lang,
+                      metrics_dir / f"leakage_{lang}{suffix}.json")
 
 
 if __name__ == "__main__":
-    typer.run(main)
+    app()

@@ -9,7 +9,8 @@ from spacy_deid.alignment import make_doc
 from spacy_deid.inline_tags import parse_inline_tags
 from typer.testing import CliRunner
 
-from scripts.leakage import ensure_anonymizer, leakage_report, main
+from scripts.leakage import app, ensure_anonymizer, leakage_report, main
+from tests.cli_output import plain_output
 
 GOLD = [
     "Herr <NAME_PATIENT>Karl Brenner</NAME_PATIENT> (<AGE>71</AGE>) kam am <DATE>5.7.2021</DATE>.",
@@ -69,3 +70,27 @@ def test_cli_writes_json(tmp_path):
     report = json.loads((tmp_path / "out.json").read_text())
     assert report["lang"] == "de" and report["documents"] == 2
     assert "Brenner" not in result.output and "Wolff" not in result.output
+
+
+def test_languages_writes_one_report_per_language(tmp_path):
+    nlp = rule_pipeline()
+    for lang in ("de", "pl"):
+        (tmp_path / "training" / lang).mkdir(parents=True)
+        nlp.to_disk(tmp_path / "training" / lang / "pipeline")
+        (tmp_path / "splits" / lang).mkdir(parents=True)
+        DocBin(docs=gold_docs(nlp)).to_disk(tmp_path / "splits" / lang / "test.spacy")
+    result = CliRunner().invoke(app, ["languages", str(tmp_path / "training"),
+                                      str(tmp_path / "splits"), str(tmp_path / "metrics"),
+                                      "--langs", "de,pl", "--suffix", "_x"])
+    assert result.exit_code == 0, result.output
+    reports = {lang: json.loads((tmp_path / "metrics" / f"leakage_{lang}_x.json").read_text())
+               for lang in ("de", "pl")}
+    assert [reports[lang]["lang"] for lang in ("de", "pl")] == ["de", "pl"]
+    assert all(report["documents"] == 2 for report in reports.values())
+
+
+def test_languages_names_a_missing_pipeline(tmp_path):
+    result = CliRunner().invoke(app, ["languages", str(tmp_path), str(tmp_path),
+                                      str(tmp_path / "m"), "--langs", "de"])
+    assert result.exit_code != 0
+    assert "no pipeline at" in plain_output(result)

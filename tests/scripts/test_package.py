@@ -84,11 +84,11 @@ def train_tiny_pipeline(lang: str, output: Path) -> None:
     nlp.add_pipe("ner", config=small_ner_config())
     examples = [Example.from_dict(nlp.make_doc(text), {"entities": ents})
                 for text, ents in TRAIN_TEXTS]
-    nlp.initialize(lambda: examples)
+    optimizer = nlp.initialize(lambda: examples)
     rng = random.Random(0)
-    for _ in range(20):
+    for _ in range(60):
         rng.shuffle(examples)
-        nlp.update(examples, drop=0.0)
+        nlp.update(examples, drop=0.0, sgd=optimizer)
     model_dir, train_path = output.parent / "model-best", output.parent / "train.spacy"
     output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(model_dir)
