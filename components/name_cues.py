@@ -130,8 +130,7 @@ class NameCues:
                     in_names.add(token.lower_)
                     if token.is_lower and token.is_alpha:
                         particles[token.lower_] += 1
-                cue = self.cue_before(doc, ent.start, entity_of)
-                if cue is not None:
+                for cue in self.cues_before_name(doc, ent.start, entity_of):
                     before[cue][ent.label_] += 1
                 cue = self.cue_after(doc, ent.end, entity_of)
                 if cue is not None:
@@ -174,6 +173,16 @@ class NameCues:
         if i < 0:
             return None
         return entity_cue(entity_of[i].label_) if i in entity_of else doc[i].lower_
+
+    def cues_before_name(self, doc: Doc, start: int, entity_of: dict[int, Span]) -> list[str]:
+        """The cue keys before a name: the one next to it and, when that is a title, also
+        the word before the title ("Mit freundlichen Grüßen / Dr. med. Crohn")."""
+        cue = self.cue_before(doc, start, entity_of)
+        if cue != entity_cue("NAME_TITLE"):
+            return [cue] if cue is not None else []
+        title = entity_of[next_word(doc, start - 1, -1)]
+        before_title = self.cue_before(doc, title.start, entity_of)
+        return [cue, before_title] if before_title is not None else [cue]
 
     @staticmethod
     def cue_after(doc: Doc, end: int, entity_of: dict[int, Span]) -> str | None:

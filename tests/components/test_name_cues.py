@@ -148,3 +148,16 @@ def test_bad_settings_are_refused_at_creation(config):
 def test_an_empty_document_passes():
     nlp = trained()
     assert nlp.get_pipe("deid_name_cues")(Doc(nlp.vocab, words=[])).ents == ()
+
+
+def test_the_word_before_a_title_is_learned_as_a_cue_too():
+    training = [("Mit freundlichen Grüßen\nDr. Kunz", [("Dr.", "NAME_TITLE"),
+                                                      ("Kunz", "NAME_DOCTOR")]),
+                ("Mit freundlichen Grüßen\nProf. Lange", [("Prof.", "NAME_TITLE"),
+                                                         ("Lange", "NAME_DOCTOR")]),
+                ("Eva von Stein und Ute von Roth", [("Eva von Stein", "NAME_PATIENT"),
+                                                    ("Ute von Roth", "NAME_PATIENT")])]
+    nlp = trained(training=training)
+    assert nlp.get_pipe("deid_name_cues").cues_before["grüßen"] == "NAME_DOCTOR"
+    assert found(nlp, "Mit freundlichen Grüßen\nNotburga von Osler") == [
+        ("Notburga von Osler", "NAME_DOCTOR")]
