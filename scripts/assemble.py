@@ -14,6 +14,7 @@ the recall-first ensemble (`spacy project run ensemble`), written to `--output-d
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import spacy
@@ -29,6 +30,16 @@ def training_examples(nlp: Language, train_path: Path) -> list[Example]:
     """The gold training documents as examples for a component's `initialize`."""
     gold = DocBin().from_disk(train_path).get_docs(nlp.vocab)
     return [Example(nlp.make_doc(doc.text), doc) for doc in gold]
+
+
+def fingerprint(directory: Path) -> str:
+    """SHA-256 over every file of a saved pipeline (paths and bytes), so that steps which
+    depend on `assembled.json` rerun whenever an assembled pipeline changes."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in directory.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(directory).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def add_second_ner(nlp: Language, model_dir: Path, name: str) -> None:
@@ -86,7 +97,8 @@ def main(
         (output_dir / lang).mkdir(parents=True, exist_ok=True)
         nlp.to_disk(output_dir / lang / "pipeline")
         summary[lang] = {"pipeline": str(output_dir / lang / "pipeline"),
-                         "components": nlp.pipe_names}
+                         "components": nlp.pipe_names,
+                         "sha256": fingerprint(output_dir / lang / "pipeline")}
         typer.echo(f"{lang}: {' -> '.join(nlp.pipe_names)}")
     output_dir.mkdir(parents=True, exist_ok=True)
     srsly.write_json(output_dir / "assembled.json", summary)

@@ -55,3 +55,15 @@ def test_a_missing_multilingual_model_is_a_clear_error(tmp_path: Path) -> None:
                       "--multilingual-dir", str(tmp_path / "multi")])
     assert result.exit_code != 0
     assert "no multilingual pipeline at" in plain_output(result)
+
+
+def test_the_fingerprint_changes_with_any_file_of_the_pipeline(tmp_path: Path) -> None:
+    from scripts.assemble import fingerprint
+
+    (tmp_path / "p" / "ner").mkdir(parents=True)
+    (tmp_path / "p" / "ner" / "model").write_bytes(b"weights")
+    (tmp_path / "p" / "meta.json").write_text("{}")
+    before = fingerprint(tmp_path / "p")
+    assert fingerprint(tmp_path / "p") == before
+    (tmp_path / "p" / "ner" / "model").write_bytes(b"weightz")
+    assert fingerprint(tmp_path / "p") != before
