@@ -6,14 +6,16 @@ a leak. This component takes the names, places and IDs already in `doc.ents` and
 their other occurrences in the same document: the whole entity text, and for person
 names each capitalised word of at least `min_length` letters (a surname alone). Matching
 ignores case but only accepts capitalised or uppercase tokens (any token in scripts
-without case), so lowercase words are never taken for names. Existing entities always
-win; new spans only fill gaps.
+without case), so lowercase words are never taken for names. A one-word name followed
+by up to `max_suffix` more letters counts too, for inflected forms ("Marijas",
+"Kowalskiego", "Иванову"); 0 turns that off. Existing entities always win; new spans
+only fill gaps.
 """
 
 from __future__ import annotations
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 from .labels import NAME_LABELS, validate_label
 
@@ -33,13 +35,18 @@ def may_start_name(word: str) -> bool:
 class MentionPropagation:
     """Mark further mentions of detected identifiers (see the module docstring)."""
 
-    def __init__(self, name: str, labels: list[str], min_length: int) -> None:
+    def __init__(self, name: str, labels: list[str], min_length: int,
+                 max_suffix: int = 0) -> None:
         if min_length < 1:
             raise ValueError(f"deid_mention_propagation: min_length must be >= 1, "
                              f"not {min_length}")
+        if max_suffix < 0:
+            raise ValueError(f"deid_mention_propagation: max_suffix must be >= 0, "
+                             f"not {max_suffix}")
         self.name = name
         self.labels = frozenset(validate_label(label) for label in labels)
         self.min_length = min_length
+        self.max_suffix = max_suffix
 
     def surface_forms(self, doc: Doc) -> dict[tuple[str, ...], str]:
         """Lower-cased token sequences to look for, each with the label of its source."""
@@ -73,6 +80,9 @@ class MentionPropagation:
                 if label and self.is_free_capitalised(doc, i, size, taken):
                     match = Span(doc, i, i + size, label=label)
                     break
+            if match is None and self.is_free_capitalised(doc, i, 1, taken):
+                label = self.inflected_name_label(doc[i], forms)
+                match = Span(doc, i, i + 1, label=label) if label else None
             if match is None:
                 i += 1
                 continue
@@ -82,6 +92,18 @@ class MentionPropagation:
         if found:
             doc.ents = sorted([*doc.ents, *found], key=lambda span: span.start)
         return doc
+
+    def inflected_name_label(self, token: Token, forms: dict[tuple[str, ...], str]) -> str | None:
+        """The label of a one-word person name that `token` extends by a short ending
+        ("Marijas", "Kowalskiego", "Иванову"), if any."""
+        if not token.is_alpha:
+            return None
+        word = token.lower_
+        for extra in range(1, min(self.max_suffix, len(word) - self.min_length) + 1):
+            label = forms.get((word[:-extra],))
+            if label in PERSON_LABELS:
+                return label
+        return None
 
     @staticmethod
     def is_free_capitalised(doc: Doc, start: int, size: int, taken: set[int]) -> bool:
@@ -93,9 +115,9 @@ class MentionPropagation:
 
 @Language.factory(
     "deid_mention_propagation",
-    default_config={"labels": list(DEFAULT_LABELS), "min_length": 3},
+    default_config={"labels": list(DEFAULT_LABELS), "min_length": 3, "max_suffix": 3},
 )
 def make_mention_propagation(nlp: Language, name: str, labels: list[str],
-                             min_length: int) -> MentionPropagation:
-    """Factory of `deid_mention_propagation` (settings: `labels`, `min_length`)."""
-    return MentionPropagation(name, labels, min_length)
+                             min_length: int, max_suffix: int) -> MentionPropagation:
+    """Factory of `deid_mention_propagation` (settings: `labels`, `min_length`, `max_suffix`)."""
+    return MentionPropagation(name, labels, min_length, max_suffix)

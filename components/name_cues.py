@@ -176,13 +176,15 @@ class NameCues:
 
     def cues_before_name(self, doc: Doc, start: int, entity_of: dict[int, Span]) -> list[str]:
         """The cue keys before a name: the one next to it and, when that is a title, also
-        the word before the title ("Mit freundlichen Grüßen / Dr. med. Crohn")."""
+        the title's own words (for a title the NER missed) and the word before the title
+        ("Mit freundlichen Grüßen / Dr. med. Crohn")."""
         cue = self.cue_before(doc, start, entity_of)
         if cue != entity_cue("NAME_TITLE"):
             return [cue] if cue is not None else []
         title = entity_of[next_word(doc, start - 1, -1)]
+        cues = [cue, *(token.lower_ for token in title if not token.is_space)]
         before_title = self.cue_before(doc, title.start, entity_of)
-        return [cue, before_title] if before_title is not None else [cue]
+        return [*cues, before_title] if before_title is not None else cues
 
     @staticmethod
     def cue_after(doc: Doc, end: int, entity_of: dict[int, Span]) -> str | None:

@@ -64,3 +64,30 @@ def test_bad_config_fails_at_creation():
         nlp.add_pipe("deid_mention_propagation", config={"labels": ["PET"]})
     with pytest.raises(ValueError, match="min_length must be >= 1"):
         nlp.add_pipe("deid_mention_propagation", name="p2", config={"min_length": 0})
+    with pytest.raises(ValueError, match="max_suffix must be >= 0"):
+        nlp.add_pipe("deid_mention_propagation", name="p3", config={"max_suffix": -1})
+
+
+@pytest.mark.parametrize("lang, text, name, inflected", [
+    ("de", "Marija kam. Marijas Zustand ist stabil.", "Marija", "Marijas"),
+    ("pl", "Pan Nowak przyszedł. Podano Nowakowi leki.", "Nowak", "Nowakowi"),
+    ("ru", "Иванов поступил. Иванову назначено лечение.", "Иванов", "Иванову"),
+])
+def test_inflected_forms_of_a_one_word_name_are_added(lang, text, name, inflected):
+    doc = with_entities(pipeline(lang), text, [(name, "NAME_PATIENT")])
+    assert (inflected, "NAME_PATIENT") in [(e.text, e.label_) for e in doc.ents]
+
+
+def test_long_endings_lowercase_words_and_places_are_not_inflections():
+    nlp = pipeline()
+    text = "Frau Alber kam. Albersheimer Weg, alberne Idee. Leipzig, Leipzigs Zoo."
+    doc = with_entities(nlp, text, [("Alber", "NAME_PATIENT"), ("Leipzig", "LOCATION_CITY")])
+    assert [e.text for e in doc.ents] == ["Alber", "Leipzig"]
+
+
+def test_max_suffix_zero_turns_inflections_off():
+    nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {
+        "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": "de"}}})
+    nlp.add_pipe("deid_mention_propagation", config={"max_suffix": 0})
+    doc = with_entities(nlp, "Marija kam. Marijas Zustand.", [("Marija", "NAME_PATIENT")])
+    assert [e.text for e in doc.ents] == ["Marija"]

@@ -161,3 +161,9 @@ def test_the_word_before_a_title_is_learned_as_a_cue_too():
     assert nlp.get_pipe("deid_name_cues").cues_before["grüßen"] == "NAME_DOCTOR"
     assert found(nlp, "Mit freundlichen Grüßen\nNotburga von Osler") == [
         ("Notburga von Osler", "NAME_DOCTOR")]
+
+
+def test_a_title_the_ner_missed_still_announces_a_name():
+    nlp = trained()
+    assert nlp.get_pipe("deid_name_cues").cues_before["dr."] == "NAME_DOCTOR"
+    assert found(nlp, "Augenarzt Dr. Perchtner, zuletzt") == [("Perchtner", "NAME_DOCTOR")]
