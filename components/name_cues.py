@@ -6,10 +6,15 @@ leaks it, although its neighbour says plainly that a name stands there. This com
 learns the cues from annotated training documents (`initialize`), so it needs no
 hand-written word list and works for any language with a training split:
 
-* `cues_before` / `cues_after`: words that stand right before / after a person name (a
-  title entity between cue and name is skipped; so are `,` `(` `:` after a name) in at
-  least `min_cue_ratio` of their `min_cue_count` or more occurrences, each with the name
-  label that most often follows or precedes it;
+* `cues_before` / `cues_after`: what stands right before / after a person name in at
+  least `min_cue_ratio` of its `min_cue_count` or more occurrences, each with the name
+  label that most often goes with it. A cue is a word or an entity ("<NAME_TITLE>",
+  "<LOCATION_STREET>"); before a title, the title's own words and the word before the
+  title count too ("Grüßen" in "Mit freundlichen Grüßen / Dr. Crohn"); whitespace, and
+  one `,` `(` `:` after a name, are looked past;
+* `joiners`: a word or a column gap (two or more spaces) seen at least `min_cue_count`
+  times between two entities of one label ("und", "و"); a name after a person entity
+  and a joiner is a person of the same label ("Drs. Seiler und Wantzer");
 * `common_words`: words seen at least `min_common_count` times outside any entity and
   never inside a person name: these never become names;
 * `particles`: lower-case words seen inside person names ("von", "de"), allowed within.
