@@ -28,9 +28,8 @@ from dataclasses import dataclass
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .labels import LANGUAGES, PHI_LABELS, validate_label, validate_language
+from .labels import LANGUAGES, PERSON_LABELS, PHI_LABELS, validate_label, validate_language
 from .surrogates import SurrogateGenerator, group_age
-from .surrogates.generator import PERSON_LABELS
 from .surrogates.shapes import mask
 
 STRATEGIES: tuple[str, ...] = ("surrogate", "mask", "redact", "tag", "keep")

@@ -33,6 +33,8 @@ PHI_LABELS: tuple[str, ...] = (
 )
 
 NAME_LABELS: frozenset[str] = frozenset(label for label in PHI_LABELS if label.startswith("NAME_"))
+# Labels of people (a surrogate person replaces them): names without titles and usernames.
+PERSON_LABELS: frozenset[str] = NAME_LABELS - {"NAME_TITLE", "NAME_USERNAME"}
 
 # Fine PHI label -> Presidio entity type (see shared docs/schema.md).
 PRESIDIO_ENTITY_BY_LABEL: dict[str, str] = {

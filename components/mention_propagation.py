@@ -17,13 +17,12 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-from .labels import NAME_LABELS, validate_label
+from .labels import PERSON_LABELS, validate_label
 
 DEFAULT_LABELS: tuple[str, ...] = (
     "NAME_PATIENT", "NAME_DOCTOR", "NAME_RELATIVE", "NAME_EXT", "NAME_OTHER",
     "LOCATION_CITY", "LOCATION_STREET", "LOCATION_HOSPITAL", "LOCATION_ORGANIZATION", "ID",
 )
-PERSON_LABELS = NAME_LABELS - {"NAME_TITLE", "NAME_USERNAME"}
 
 
 def may_start_name(word: str) -> bool:

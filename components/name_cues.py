@@ -37,9 +37,9 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.training import Example
 
-from .labels import NAME_LABELS
+from .labels import PERSON_LABELS
+from .mention_propagation import may_start_name
 
-PERSON_LABELS = NAME_LABELS - {"NAME_TITLE", "NAME_USERNAME"}
 # Punctuation between a name and the cue after it: "Utz, * 3.4.1959", "اوحدی، متولد".
 SKIPPED_AFTER_NAME = frozenset({",", "(", ":", "\u060c"})
 # Whitespace with two or more spaces and no line break between two names (signature
@@ -52,12 +52,6 @@ DATA_FILE = "name_cues.json"
 def is_name_word(text: str) -> bool:
     """Letters (with inner hyphens, apostrophes or ZWNJ, a final dot), no digits."""
     return NAME_WORD.match(text) is not None and not any(c.isdigit() for c in text)
-
-
-def has_case(text: str) -> bool:
-    """Whether the first letter belongs to a script with upper and lower case."""
-    first = text[:1]
-    return first.upper() != first.lower()
 
 
 def entity_cue(label: str) -> str:
@@ -294,7 +288,7 @@ class NameCues:
             return False
         if token.lower_ in self.common_words or token.lower_ in self.cues_before:
             return False
-        return not has_case(text) or text[0].isupper()
+        return may_start_name(text)
 
     # -- serialisation ------------------------------------------------------------------
     def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:

@@ -20,7 +20,7 @@ import re
 
 from faker import Faker
 
-from ..labels import NAME_LABELS, validate_label, validate_language
+from ..labels import PERSON_LABELS, validate_label, validate_language
 from .common import FAKER_LOCALE_BY_LANGUAGE, make_rng
 from .dates import date_surrogate
 from .names import NameSurrogates
@@ -33,7 +33,6 @@ DATE_OFFSET_DAYS: tuple[int, int] = (366, 1095)
 AGE_NUMBER = re.compile(r"\d+")
 
 SHAPE_LABELS = frozenset({"ID", "NAME_USERNAME", "LOCATION_ZIP", "OTHER"})
-PERSON_LABELS = NAME_LABELS - {"NAME_TITLE", "NAME_USERNAME"}
 
 
 def group_age(text: str, over: int | None) -> str:
