@@ -8,8 +8,10 @@ names each capitalised word of at least `min_length` letters (a surname alone). 
 ignores case but only accepts capitalised or uppercase tokens (any token in scripts
 without case), so lowercase words are never taken for names. A one-word name followed
 by up to `max_suffix` more letters counts too, for inflected forms ("Marijas",
-"Kowalskiego", "Иванову"); 0 turns that off. Existing entities always win; new spans
-only fill gaps.
+"Kowalskiego", "Иванову"); 0 turns that off. With `lang` set, a word that the surrogate
+morphology leads back to the same nominative counts as well ("Эльвира" -> "Эльвиры",
+"Фёдорова" -> "Фёдоровой"; Polish, Russian, Ukrainian). Existing entities always win;
+new spans only fill gaps.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-from .labels import PERSON_LABELS, validate_label
+from .labels import PERSON_LABELS, validate_label, validate_language
+from .surrogates.morphology import lemma_candidates
 
 DEFAULT_LABELS: tuple[str, ...] = (
     "NAME_PATIENT", "NAME_DOCTOR", "NAME_RELATIVE", "NAME_EXT", "NAME_OTHER",
@@ -35,7 +38,7 @@ class MentionPropagation:
     """Mark further mentions of detected identifiers (see the module docstring)."""
 
     def __init__(self, name: str, labels: list[str], min_length: int,
-                 max_suffix: int = 0) -> None:
+                 max_suffix: int = 0, lang: str | None = None) -> None:
         if min_length < 1:
             raise ValueError(f"deid_mention_propagation: min_length must be >= 1, "
                              f"not {min_length}")
@@ -46,6 +49,7 @@ class MentionPropagation:
         self.labels = frozenset(validate_label(label) for label in labels)
         self.min_length = min_length
         self.max_suffix = max_suffix
+        self.lang = validate_language(lang) if lang is not None else None
 
     def surface_forms(self, doc: Doc) -> dict[tuple[str, ...], str]:
         """Lower-cased token sequences to look for, each with the label of its source."""
@@ -68,6 +72,7 @@ class MentionPropagation:
         if not forms:
             return doc
         longest = max(len(form) for form in forms)
+        lemma_labels = self.person_lemmas(forms)
         taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
         lowered = [token.lower_ for token in doc]
         found: list[Span] = []
@@ -80,7 +85,7 @@ class MentionPropagation:
                     match = Span(doc, i, i + size, label=label)
                     break
             if match is None and self.is_free_capitalised(doc, i, 1, taken):
-                label = self.inflected_name_label(doc[i], forms)
+                label = self.inflected_name_label(doc[i], forms, lemma_labels)
                 match = Span(doc, i, i + 1, label=label) if label else None
             if match is None:
                 i += 1
@@ -92,9 +97,10 @@ class MentionPropagation:
             doc.ents = sorted([*doc.ents, *found], key=lambda span: span.start)
         return doc
 
-    def inflected_name_label(self, token: Token, forms: dict[tuple[str, ...], str]) -> str | None:
+    def inflected_name_label(self, token: Token, forms: dict[tuple[str, ...], str],
+                             lemma_labels: dict[str, str]) -> str | None:
         """The label of a one-word person name that `token` extends by a short ending
-        ("Marijas", "Kowalskiego", "Иванову"), if any."""
+        ("Marijas", "Kowalskiego", "Иванову") or shares a nominative with, if any."""
         if not token.is_alpha:
             return None
         word = token.lower_
@@ -102,7 +108,18 @@ class MentionPropagation:
             label = forms.get((word[:-extra],))
             if label in PERSON_LABELS:
                 return label
-        return None
+        return next((lemma_labels[lemma] for lemma in self.lemmas(token.text)
+                     if lemma in lemma_labels), None)
+
+    def lemmas(self, word: str) -> set[str]:
+        """The nominatives `word` may be a form of (none without `lang`)."""
+        return lemma_candidates(self.lang, word) if self.lang is not None else set()
+
+    def person_lemmas(self, forms: dict[tuple[str, ...], str]) -> dict[str, str]:
+        """Nominative -> label for the one-word person names among `forms`."""
+        return {lemma: label for (form, *rest), label in forms.items()
+                if not rest and label in PERSON_LABELS and len(form) >= self.min_length
+                for lemma in self.lemmas(form)}
 
     @staticmethod
     def is_free_capitalised(doc: Doc, start: int, size: int, taken: set[int]) -> bool:
@@ -114,9 +131,12 @@ class MentionPropagation:
 
 @Language.factory(
     "deid_mention_propagation",
-    default_config={"labels": list(DEFAULT_LABELS), "min_length": 3, "max_suffix": 3},
+    default_config={"labels": list(DEFAULT_LABELS), "min_length": 3, "max_suffix": 3,
+                    "lang": None},
 )
 def make_mention_propagation(nlp: Language, name: str, labels: list[str],
-                             min_length: int, max_suffix: int) -> MentionPropagation:
-    """Factory of `deid_mention_propagation` (settings: `labels`, `min_length`, `max_suffix`)."""
-    return MentionPropagation(name, labels, min_length, max_suffix)
+                             min_length: int, max_suffix: int,
+                             lang: str | None) -> MentionPropagation:
+    """Factory of `deid_mention_propagation` (settings: `labels`, `min_length`, `max_suffix`,
+    `lang` for inflected forms by the surrogate morphology)."""
+    return MentionPropagation(name, labels, min_length, max_suffix, lang)

@@ -64,6 +64,30 @@ def entity_index(doc: Doc) -> dict[int, Span]:
     return {i: ent for ent in doc.ents for i in range(ent.start, ent.end)}
 
 
+def learn_common_words(docs: Iterable[Doc], min_count: int) -> set[str]:
+    """Lower-cased words seen at least `min_count` times outside any entity and never
+    inside a person name: ordinary words of the letters, never taken for names."""
+    outside: Counter = Counter()
+    in_names: set[str] = set()
+    for doc in docs:
+        entity_of = entity_index(doc)
+        for token in doc:
+            if token.i not in entity_of:
+                outside[token.lower_] += 1
+            elif entity_of[token.i].label_ in PERSON_LABELS:
+                in_names.add(token.lower_)
+    return {word for word, count in outside.items() if count >= min_count
+            and word not in in_names}
+
+
+def is_name_like(token: Token, taken: set[int], common_words: set[str]) -> bool:
+    """Letters, outside the `taken` tokens, not a common word, capitalised where case
+    exists: a token that may be (part of) a name."""
+    if token.i in taken or token.is_space or not is_name_word(token.text):
+        return False
+    return token.lower_ not in common_words and may_start_name(token.text)
+
+
 def next_word(doc: Doc, i: int, step: int, skip: frozenset[str] = frozenset()) -> int:
     """Index of the first token from `i` in direction `step` that is neither whitespace nor
     one of `skip` (only one `skip` token is passed); -1 or len(doc) when there is none."""
@@ -109,9 +133,8 @@ class NameCues:
 
     def learn(self, docs: Iterable[Doc]) -> None:
         """Count, over gold documents, what stands around, between and inside person names."""
+        docs = list(docs)
         seen: Counter = Counter()
-        outside: Counter = Counter()
-        in_names: set[str] = set()
         particles: Counter = Counter()
         joiners: Counter = Counter()
         before: dict[str, Counter] = defaultdict(Counter)
@@ -119,14 +142,10 @@ class NameCues:
         for doc in docs:
             entity_of = entity_index(doc)
             seen.update(entity_cue(ent.label_) for ent in doc.ents)
-            for token in doc:
-                seen[token.lower_] += 1
-                if token.i not in entity_of:
-                    outside[token.lower_] += 1
+            seen.update(token.lower_ for token in doc)
             people = [ent for ent in doc.ents if ent.label_ in PERSON_LABELS]
             for ent in people:
                 for token in ent:
-                    in_names.add(token.lower_)
                     if token.is_lower and token.is_alpha:
                         particles[token.lower_] += 1
                 for cue in self.cues_before_name(doc, ent.start, entity_of):
@@ -142,8 +161,7 @@ class NameCues:
         self.cues_before = self.select_cues(before, seen)
         self.cues_after = self.select_cues(after, seen)
         self.joiners = {word for word, count in joiners.items() if count >= self.min_cue_count}
-        self.common_words = {word for word, count in outside.items()
-                             if count >= self.min_common_count and word not in in_names}
+        self.common_words = learn_common_words(docs, self.min_common_count)
         self.particles = {word for word, count in particles.items() if count >= 2}
 
     def select_cues(self, neighbours: dict[str, Counter], seen: Counter) -> dict[str, str]:
@@ -282,13 +300,9 @@ class NameCues:
         return self.is_name_token(token, taken)
 
     def is_name_token(self, token: Token, taken: set[int]) -> bool:
-        """Letters, outside entities, not a common word, capitalised where case exists."""
-        text = token.text
-        if token.i in taken or token.is_space or not is_name_word(text):
-            return False
-        if token.lower_ in self.common_words or token.lower_ in self.cues_before:
-            return False
-        return may_start_name(text)
+        """Name-like (`is_name_like`) and not itself a cue word."""
+        return (is_name_like(token, taken, self.common_words)
+                and token.lower_ not in self.cues_before)
 
     # -- serialisation ------------------------------------------------------------------
     def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:

@@ -1,7 +1,8 @@
 """Assemble the shippable pipeline of every language: NER + rules + Presidio + anonymizer.
 
 `training/<lang>/model-best` (tok2vec + ner) becomes `training/<lang>/pipeline` with
-`deid_name_cues` (names next to cue words, learned from `SPLITS_DIR/<lang>/train.spacy`),
+`deid_name_cues` (names next to cue words) and `deid_name_forms` (known first names,
+names with an initial), both learned from `SPLITS_DIR/<lang>/train.spacy`,
 `deid_mention_propagation` (further mentions of detected names, places and IDs),
 `deid_presidio_patterns` (merged into `doc.ents` under its merge policy) and
 `deid_anonymizer` added, and the meta name `deid_<lang>`, so `spacy package` names it
@@ -55,7 +56,7 @@ def add_second_ner(nlp: Language, model_dir: Path, name: str) -> None:
 def assemble_pipeline(model_dir: Path, lang: str, train_path: Path,
                       multilingual_dir: Path | None = None) -> Language:
     """Load a trained NER pipeline and add the rule-based detectors and the anonymizer;
-    `deid_name_cues` learns its cue words from the training documents at `train_path`.
+    `deid_name_cues` and `deid_name_forms` learn from the training documents at `train_path`.
     With `multilingual_dir`, its NER runs second (`ner_multilingual`)."""
     nlp = spacy.load(model_dir)
     if multilingual_dir is not None:
@@ -63,7 +64,9 @@ def assemble_pipeline(model_dir: Path, lang: str, train_path: Path,
     cues = nlp.add_pipe("deid_name_cues")
     examples = training_examples(nlp, train_path)
     cues.initialize(lambda: examples, nlp=nlp)
-    nlp.add_pipe("deid_mention_propagation")
+    forms = nlp.add_pipe("deid_name_forms", config={"lang": lang})
+    forms.initialize(lambda: examples, nlp=nlp)
+    nlp.add_pipe("deid_mention_propagation", config={"lang": lang})
     nlp.add_pipe("deid_presidio_patterns", config={"lang": lang})
     nlp.add_pipe("deid_anonymizer", config={"lang": lang})
     nlp.meta["name"] = f"deid_{lang}"

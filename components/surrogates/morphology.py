@@ -112,6 +112,11 @@ def _ukrainian() -> list[Paradigm]:
     table.append(_p("first", "F", "ія", "ії", "ії", "ію", "ією", "ії"))
     for c in "бвдзлмнпрст":
         table.append(_p("first", "F", c + "а", c + "и", c + "і", c + "у", c + "ою", c + "і"))
+    # Velar stems alternate before -і: Ольга, Ольги, Ользі; Явдоха, Явдосі.
+    for c, alternate in (("г", "з"), ("к", "ц"), ("х", "с")):
+        table.append(
+            _p("first", "F", c + "а", c + "и", alternate + "і", c + "у", c + "ою", alternate + "і")
+        )
     table.append(_p("first", "M", "й", "я", "ю", "я", "єм", "ї"))
     for c in "бвдзлмнпрстф":
         table.append(_p("first", "M", c, c + "а", c + "у", c + "а", c + "ом", c + "і"))

@@ -37,6 +37,7 @@ from .morphology import (
     surname_class,
     turkish_suffix,
 )
+from .shapes import random_digit_like
 
 _MARKS = r"\u0300-\u036f\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u200c"
 WORD = rf"[^\W\d_](?:[^\W\d_]|[{_MARKS}])*"
@@ -339,7 +340,7 @@ class NameSurrogates:
         """The surrogate of one name mention; `before`/`after` are the text around it."""
         words = self.split(text)
         if not words:
-            return text
+            return self._other_digits(text)
         self._assign_roles(text, words)
         gender = self._gender(words, before, after)
         if gender is None:
@@ -357,7 +358,7 @@ class NameSurrogates:
         case = choose_case([detect_cases(self.lang, w.base, w.role, gender) for w in full])
         pieces, cursor = [], 0
         for word in words:
-            pieces.append(text[cursor : word.start])
+            pieces.append(self._other_digits(text[cursor : word.start]))
             if word.initial:
                 new = self._initial(word, words, gender)
                 pieces.append(match_case(word.base, new, self.lang) + word.text[len(word.base) :])
@@ -369,5 +370,13 @@ class NameSurrogates:
                     new += word.text[len(word.base)] + turkish_suffix(word.suffix, word.base, base)
                 pieces.append(new)
             cursor = word.end
-        pieces.append(text[cursor:])
+        pieces.append(self._other_digits(text[cursor:]))
         return "".join(pieces)
+
+    def _other_digits(self, between: str) -> str:
+        """The text between name words with every digit replaced: a mislabelled span
+        ("Dossier : 2057…" taken for a name) must not keep its number."""
+        if not any(ch.isdigit() for ch in between):
+            return between
+        rng = self._rng("digits", between)
+        return "".join(random_digit_like(ch, rng) if ch.isdigit() else ch for ch in between)

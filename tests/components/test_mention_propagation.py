@@ -3,10 +3,10 @@ import spacy
 from spacy.tokens import Span
 
 
-def pipeline(lang="de"):
+def pipeline(lang="de", config=None):
     nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {
         "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": lang}}})
-    nlp.add_pipe("deid_mention_propagation")
+    nlp.add_pipe("deid_mention_propagation", config=config or {})
     return nlp
 
 
@@ -91,3 +91,23 @@ def test_max_suffix_zero_turns_inflections_off():
     nlp.add_pipe("deid_mention_propagation", config={"max_suffix": 0})
     doc = with_entities(nlp, "Marija kam. Marijas Zustand.", [("Marija", "NAME_PATIENT")])
     assert [e.text for e in doc.ents] == ["Marija"]
+
+
+@pytest.mark.parametrize("lang, text, name, inflected", [
+    ("ru", "Эльвира поступила. Состояние Эльвиры стабильно.", "Эльвира", "Эльвиры"),
+    ("ru", "Ортоптист: Фёдорова. Подписано Фёдоровой.", "Фёдорова", "Фёдоровой"),
+    ("uk", "Ольга прийшла. Стан Ольги добрий, Ользі краще.", "Ольга", "Ользі"),
+    ("pl", "Agnieszka przyszła. Podano Agnieszce leki.", "Agnieszka", "Agnieszce"),
+])
+def test_with_lang_forms_with_a_changed_ending_are_added(lang, text, name, inflected):
+    def found(nlp):
+        doc = with_entities(nlp, text, [(name, "NAME_PATIENT")])
+        return [(e.text, e.label_) for e in doc.ents]
+
+    assert (inflected, "NAME_PATIENT") in found(pipeline(lang, {"lang": lang}))
+    assert (inflected, "NAME_PATIENT") not in found(pipeline(lang))
+
+
+def test_an_unknown_lang_is_refused():
+    with pytest.raises(ValueError, match="xx"):
+        pipeline("de", {"lang": "xx"})

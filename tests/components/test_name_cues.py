@@ -5,6 +5,8 @@ import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 
+from tests.annotated_docs import annotated, blank
+
 TRAINING = [
     ("Frau Albers kam.", [("Albers", "NAME_PATIENT")]),
     ("Frau Berger ging.", [("Berger", "NAME_PATIENT")]),
@@ -19,23 +21,6 @@ TRAINING = [
      [("Ute Sommer", "NAME_PATIENT"), ("Eva Stein", "NAME_PATIENT")]),
     ("Die Patientin kam. Die Patientin ging. Die Kollegin kam. Die Kollegin ging.", []),
 ]
-
-
-def blank(lang="de"):
-    return spacy.blank("xx", config={"nlp": {"tokenizer": {
-        "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": lang}}})
-
-
-def annotated(nlp, text, entities):
-    """A Doc with the given (substring, label) entities, found left to right."""
-    doc = nlp.make_doc(text)
-    spans, position = [], 0
-    for substring, label in entities:
-        start = text.index(substring, position)
-        position = start + len(substring)
-        spans.append(doc.char_span(start, position, label=label))
-    doc.ents = spans
-    return doc
 
 
 def trained(lang="de", training=TRAINING, **config):

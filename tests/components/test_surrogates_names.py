@@ -3,7 +3,12 @@
 import random
 
 import pytest
-from spacy_deid.surrogates.morphology import detect_cases, inflect, turkish_suffix
+from spacy_deid.surrogates.morphology import (
+    detect_cases,
+    inflect,
+    lemma_candidates,
+    turkish_suffix,
+)
 from spacy_deid.surrogates.names import NameSurrogates
 
 
@@ -78,6 +83,8 @@ def test_inflection_tables():
     assert inflect("pl", "Kowalska", "surname", "F", "gen") == "Kowalskiej"
     assert inflect("ru", "Иванов", "surname", "M", "ins") == "Ивановым"
     assert inflect("uk", "Марія", "first", "F", "ins") == "Марією"
+    assert inflect("uk", "Ольга", "first", "F", "dat") == "Ользі"
+    assert "ольга" in lemma_candidates("uk", "Ольги")
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "it", "ar", "fa"])
@@ -88,3 +95,13 @@ def test_every_language_gives_a_different_name(lang):
     new = names.surrogate(original, "", "")
     assert new != original and len(new.split()) == 2
     assert not set(original.split()) & set(new.split())
+
+
+@pytest.mark.parametrize("mention", ["Dossier : 205718364093", "4711", "Zimmer 12 Meier"])
+def test_no_digit_of_a_name_mention_survives(mention):
+    surrogate = _names("fr").surrogate(mention, "", "")
+    original_digits = "".join(ch for ch in mention if ch.isdigit())
+    new_digits = "".join(ch for ch in surrogate if ch.isdigit())
+    assert len(new_digits) == len(original_digits)
+    assert original_digits not in surrogate or not original_digits
+    assert surrogate != mention

@@ -1,0 +1,229 @@
+"""The `deid_name_forms` component: person names recognised by their form alone.
+
+`deid_name_cues` needs a word that announces a name. Two kinds of name come without one
+and are still plain to see, so a statistical model that misses them leaks them:
+
+* a known first name ("Aktuell gehe es Maria gut", "Ольгу, дівчинку"): a word seen
+  inside a person name in the training documents, or one of the language's first names
+  in Faker's person provider (with the inflected forms the surrogate morphology knows;
+  `faker_names`); the name-like words right after it (a surname) join it;
+* a name with an initial after it, as in signature columns ("Hendlbein H. MBA",
+  "Бринзей Б.", "الصواف ب."): up to `max_tokens` - 1 name-like words before a
+  one-letter abbreviation.
+
+Name-like means letters, outside existing entities, capitalised in scripts with case,
+and not an ordinary word (seen `min_common_count` times outside entities in the training
+documents, even if also inside a name: "Gentile", "کرد"). In scripts without case
+(Arabic, Persian) only known name words join a first name. Each form gets the
+person label it has most often in the training documents, or its entry in
+`default_labels` when it never occurs there (a first name: `NAME_PATIENT`; a name with an
+initial, mostly staff in signatures: `NAME_DOCTOR`). Existing entities always win: new
+spans only fill gaps. Place it after `deid_name_cues` and before
+`deid_mention_propagation`, which finds the other mentions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import srsly
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+from spacy.training import Example
+
+from .labels import PERSON_LABELS, validate_label, validate_language
+from .name_cues import entity_index, is_name_like
+from .surrogates.morphology import lemma_candidates
+from .surrogates.names import lexicon
+
+INITIAL = re.compile(r"^[^\W\d_]\.?$")
+FIRST_NAME = "first_name"
+WITH_INITIAL = "with_initial"
+DATA_FILE = "name_forms.json"
+
+
+def ordinary_words(docs: Iterable[Doc], min_count: int) -> set[str]:
+    """Lower-cased words seen at least `min_count` times outside any entity."""
+    outside: Counter = Counter()
+    for doc in docs:
+        entity_of = entity_index(doc)
+        outside.update(token.lower_ for token in doc if token.i not in entity_of)
+    return {word for word, count in outside.items() if count >= min_count}
+
+
+def has_case(word: str) -> bool:
+    """Whether the script of `word` tells upper from lower case."""
+    return word.lower() != word.upper()
+
+
+def initial_end(doc: Doc, i: int) -> int | None:
+    """The end of a one-letter abbreviation at token `i` that may stand for a name ("H.",
+    "Б.", "ب.", or "H" "." where the tokenizer splits it), else None."""
+    token = doc[i]
+    if INITIAL.match(token.text) is None or token.text[0].islower():
+        return None
+    if token.text.endswith("."):
+        return i + 1
+    return i + 2 if i + 1 < len(doc) and doc[i + 1].text == "." else None
+
+
+class NameForms:
+    """Add person names found by their form (see the module docstring)."""
+
+    def __init__(self, name: str, lang: str, max_tokens: int, min_common_count: int,
+                 faker_names: bool, default_labels: dict[str, str]) -> None:
+        if max_tokens < 2 or min_common_count < 1:
+            raise ValueError("deid_name_forms: max_tokens must be >= 2 and "
+                             "min_common_count >= 1")
+        if set(default_labels) != {FIRST_NAME, WITH_INITIAL}:
+            raise ValueError(f"deid_name_forms: default_labels needs exactly the keys "
+                             f"{FIRST_NAME!r} and {WITH_INITIAL!r}, not {sorted(default_labels)}")
+        for label in default_labels.values():
+            if validate_label(label) not in PERSON_LABELS:
+                raise ValueError(f"deid_name_forms: default_labels must be person labels "
+                                 f"({sorted(PERSON_LABELS)}), not {label!r}")
+        self.name = name
+        self.lang = validate_language(lang)
+        self.max_tokens = max_tokens
+        self.min_common_count = min_common_count
+        self.faker_names = faker_names
+        self.default_labels = dict(default_labels)
+        self.names: set[str] = set()
+        self.common_words: set[str] = set()
+        self.labels: dict[str, str] = {}
+
+    # -- learning -----------------------------------------------------------------
+    def initialize(self, get_examples: Callable[[], Iterable[Example]],
+                   nlp: Language | None = None) -> None:
+        """Learn name words, common words and the label of each form from reference docs."""
+        self.learn([example.reference for example in get_examples()])
+
+    def learn(self, docs: Iterable[Doc]) -> None:
+        """Collect, over gold documents, the words of person names, the common words, and
+        which person label each form of name has most often."""
+        docs = list(docs)
+        self.common_words = ordinary_words(docs, self.min_common_count)
+        people = [ent for doc in docs for ent in doc.ents if ent.label_ in PERSON_LABELS]
+        self.names = {token.lower_ for ent in people for token in ent
+                      if len(token) >= 3 and is_name_like(token, set(), self.common_words)}
+        forms: dict[str, Counter] = {FIRST_NAME: Counter(), WITH_INITIAL: Counter()}
+        for ent in people:
+            doc = ent.doc
+            if self.is_known_name(ent[0].text):
+                forms[FIRST_NAME][ent.label_] += 1
+            if any(initial_end(doc, i) == ent.end for i in range(ent.start + 1, ent.end)):
+                forms[WITH_INITIAL][ent.label_] += 1
+        self.labels = {form: counts.most_common(1)[0][0]
+                       for form, counts in forms.items() if counts}
+
+    def is_known_name(self, word: str) -> bool:
+        """A person-name word of the training documents or a first name of the language, in
+        any form the surrogate morphology leads back to it ("Эльвиры" -> "Эльвира")."""
+        if any(lemma in self.names for lemma in lemma_candidates(self.lang, word)):
+            return True
+        return self.faker_names and bool(lexicon(self.lang).first_name_genders(self.lang, word))
+
+    # -- finding --------------------------------------------------------------------
+    def __call__(self, doc: Doc) -> Doc:
+        taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+        found: list[Span] = []
+        for token in doc:
+            if token.i in taken:
+                continue
+            span = self.name_with_initial(doc, token, taken) or self.known_name(doc, token,
+                                                                               taken)
+            if span is not None:
+                found.append(span)
+                taken.update(range(span.start, span.end))
+        if found:
+            doc.ents = sorted([*doc.ents, *found], key=lambda span: span.start)
+        return doc
+
+    def label_of(self, form: str) -> str:
+        """The learned label of a form of name, else its default."""
+        return self.labels.get(form, self.default_labels[form])
+
+    def known_name(self, doc: Doc, token: Token, taken: set[int]) -> Span | None:
+        """A known first name with the name-like words right after it."""
+        if not (len(token) >= 3 and is_name_like(token, taken, self.common_words)
+                and self.is_known_name(token.text)):
+            return None
+        end = token.i + 1
+        while (end < len(doc) and end - token.i < self.max_tokens
+               and self.may_follow_first_name(doc[end], taken)):
+            end += 1
+        return Span(doc, token.i, end, label=self.label_of(FIRST_NAME))
+
+    def may_follow_first_name(self, token: Token, taken: set[int]) -> bool:
+        """Name-like; in a script without case also a known name word itself."""
+        if not is_name_like(token, taken, self.common_words):
+            return False
+        return has_case(token.text) or self.is_known_name(token.text)
+
+    def name_with_initial(self, doc: Doc, token: Token, taken: set[int]) -> Span | None:
+        """Name-like words that end with `token` and are followed by an initial."""
+        end = initial_end(doc, token.i + 1) if token.i + 1 < len(doc) else None
+        if end is None or any(i in taken for i in range(token.i + 1, end)):
+            return None
+        if len(token) < 2 or not is_name_like(token, taken, self.common_words):
+            return None
+        start = token.i
+        while (start > 0 and end - start < self.max_tokens - 1
+               and is_name_like(doc[start - 1], taken, self.common_words)):
+            start -= 1
+        return Span(doc, start, end, label=self.label_of(WITH_INITIAL))
+
+    # -- serialisation ------------------------------------------------------------------
+    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
+        return srsly.json_dumps(self.learned())
+
+    def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> NameForms:
+        self.load_learned(srsly.json_loads(data))
+        return self
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        srsly.write_json(path / DATA_FILE, self.learned())
+
+    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> NameForms:
+        data_path = Path(path) / DATA_FILE
+        if not data_path.exists():
+            raise ValueError(f"deid_name_forms: {data_path} is missing; the component was "
+                             f"saved without what it learned")
+        self.load_learned(srsly.read_json(data_path))
+        return self
+
+    def learned(self) -> dict:
+        """What `initialize` learned, as JSON-ready data."""
+        return {"names": sorted(self.names), "common_words": sorted(self.common_words),
+                "labels": self.labels}
+
+    def load_learned(self, data: dict) -> None:
+        """Restore what `learned` returned, checking that every label is a person label."""
+        labels = dict(data.get("labels", {}))
+        unknown = set(labels.values()) - PERSON_LABELS
+        if unknown:
+            raise ValueError(f"deid_name_forms: labels that are not person names: "
+                             f"{sorted(unknown)}")
+        self.names = set(data.get("names", []))
+        self.common_words = set(data.get("common_words", []))
+        self.labels = labels
+
+
+@Language.factory(
+    "deid_name_forms",
+    default_config={"lang": None, "max_tokens": 3, "min_common_count": 2,
+                    "faker_names": True,
+                    "default_labels": {FIRST_NAME: "NAME_PATIENT", WITH_INITIAL: "NAME_DOCTOR"}},
+)
+def make_name_forms(nlp: Language, name: str, lang: str | None, max_tokens: int,
+                    min_common_count: int, faker_names: bool,
+                    default_labels: dict[str, str]) -> NameForms:
+    """Factory of `deid_name_forms`; `lang` defaults to the pipeline's language. Call
+    `initialize` (or load) to give it its name words and common words."""
+    return NameForms(name, lang or nlp.lang, max_tokens, min_common_count, faker_names,
+                     default_labels)

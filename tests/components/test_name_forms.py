@@ -1,0 +1,125 @@
+"""deid_name_forms: known first names and names with an initial, found without cue words."""
+
+import pytest
+import spacy
+from spacy.training import Example
+
+from tests.annotated_docs import annotated, blank
+
+TRAINING = [
+    ("Frau Zitteraal kam zur Kontrolle.", [("Zitteraal", "NAME_PATIENT")]),
+    ("Die Farbe Rosa war auffällig. Die Farbe Rosa blieb.", []),
+    ("Die Patientin kam. Die Patientin ging.", []),
+]
+
+
+def trained(lang="de", training=TRAINING, **config):
+    nlp = blank(lang)
+    forms = nlp.add_pipe("deid_name_forms", config={"lang": lang, **config})
+    examples = [Example(nlp.make_doc(text), annotated(nlp, text, ents))
+                for text, ents in training]
+    forms.initialize(lambda: examples, nlp=nlp)
+    return nlp
+
+
+def found(nlp, text, entities=()):
+    doc = nlp.get_pipe("deid_name_forms")(annotated(nlp, text, entities))
+    return [(e.text, e.label_) for e in doc.ents]
+
+
+def test_a_known_first_name_alone_is_found():
+    assert found(trained(), "Aktuell gehe es Maria gut.") == [("Maria", "NAME_PATIENT")]
+
+
+def test_capitalised_words_after_a_first_name_join_it():
+    assert found(trained(), "PATIENTIN:\nGerlinde Schielaug, geb: 16.7.1999") == [
+        ("Gerlinde Schielaug", "NAME_PATIENT")]
+
+
+def test_a_name_word_of_the_training_documents_is_known():
+    assert found(trained(), "Danach kam Zitteraal wieder.") == [("Zitteraal", "NAME_PATIENT")]
+
+
+def test_inflected_forms_of_a_known_name_are_known():
+    training = [("Пациентка Эльвира поступила.", [("Эльвира", "NAME_PATIENT")])]
+    nlp = trained("ru", training=training, faker_names=False)
+    assert found(nlp, "Состояние Эльвиры стабильно.") == [("Эльвиры", "NAME_PATIENT")]
+
+
+def test_faker_names_can_be_switched_off():
+    assert found(trained(faker_names=False), "Aktuell gehe es Maria gut.") == []
+
+
+def test_ordinary_and_lowercase_words_are_never_names():
+    nlp = trained()
+    assert nlp.get_pipe("deid_name_forms").is_known_name("Rosa")
+    assert found(nlp, "Die Haut war Rosa.") == []
+    assert found(nlp, "die maria war da") == []
+
+
+def test_a_surname_before_an_initial_is_a_doctor_by_default():
+    assert found(trained(), "Orthoptistin: Hendlbein H. MBA") == [
+        ("Hendlbein H.", "NAME_DOCTOR")]
+
+
+def test_an_initial_the_tokenizer_splits_from_its_dot_counts():
+    assert found(trained("pl", training=[]), "Ortoptystka: Handzlik H. MBA") == [
+        ("Handzlik H.", "NAME_DOCTOR")]
+
+
+def test_one_default_label_can_be_changed_alone():
+    nlp = trained(default_labels={"with_initial": "NAME_OTHER"})
+    assert found(nlp, "Orthoptistin: Hendlbein H. MBA") == [("Hendlbein H.", "NAME_OTHER")]
+
+
+def test_the_label_of_a_form_is_learned_from_the_training_documents():
+    training = [("Befund: Anna Berg und Maria Kolb.",
+                 [("Anna Berg", "NAME_DOCTOR"), ("Maria Kolb", "NAME_DOCTOR")])]
+    nlp = trained(training=training)
+    assert nlp.get_pipe("deid_name_forms").labels == {"first_name": "NAME_DOCTOR"}
+    assert found(nlp, "Gestern sah Rosa ihn.") == [("Rosa", "NAME_DOCTOR")]
+
+
+def test_without_case_only_known_names_join_a_first_name():
+    training = [("زارت هفين العيادة", [("هفين", "NAME_PATIENT")]),
+                ("وقال الطبيب سليم البيطار", [("سليم البيطار", "NAME_DOCTOR")])]
+    nlp = trained("ar", training=training, faker_names=False)
+    assert found(nlp, "تستفيد هفين كثيرا") == [("هفين", "NAME_PATIENT")]
+    assert found(nlp, "رأت هفين البيطار") == [("هفين البيطار", "NAME_PATIENT")]
+
+
+def test_existing_entities_win():
+    nlp = trained()
+    assert found(nlp, "Klinik Maria Hilf in Bonn", [("Klinik Maria Hilf", "LOCATION_HOSPITAL")]
+                 ) == [("Klinik Maria Hilf", "LOCATION_HOSPITAL")]
+
+
+def test_what_was_learned_survives_saving_and_loading(tmp_path):
+    nlp = trained()
+    nlp.to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline")
+    forms = loaded.get_pipe("deid_name_forms")
+    assert forms.names == {"zitteraal"}
+    assert "rosa" in forms.common_words
+    assert [(e.text, e.label_) for e in loaded("Danach kam Zitteraal wieder.").ents] == [
+        ("Zitteraal", "NAME_PATIENT")]
+
+
+def test_loading_without_the_data_file_is_a_clear_error(tmp_path):
+    nlp = trained()
+    nlp.to_disk(tmp_path / "pipeline")
+    (tmp_path / "pipeline" / "deid_name_forms" / "name_forms.json").unlink()
+    with pytest.raises(ValueError, match="name_forms.json is missing"):
+        spacy.load(tmp_path / "pipeline")
+
+
+@pytest.mark.parametrize("config, message", [
+    ({"lang": "xx"}, "xx"),
+    ({"lang": "de", "default_labels": {"first_name": "DATE", "with_initial": "NAME_DOCTOR"}},
+     "person labels"),
+    ({"lang": "de", "default_labels": {"surname": "NAME_PATIENT"}}, "exactly the keys"),
+    ({"lang": "de", "max_tokens": 1}, "max_tokens"),
+])
+def test_bad_settings_are_refused_at_creation(config, message):
+    with pytest.raises(ValueError, match=message):
+        blank().add_pipe("deid_name_forms", config=config)
