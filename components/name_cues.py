@@ -30,14 +30,13 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
-import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.training import Example
 
 from .labels import PERSON_LABELS
+from .learned_data import LearnedData
 from .mention_propagation import may_start_name
 
 # Punctuation between a name and the cue after it: "Utz, * 3.4.1959", "اوحدی، متولد".
@@ -46,7 +45,6 @@ SKIPPED_AFTER_NAME = frozenset({",", "(", ":", "\u060c"})
 # columns: "Prof. Dr. Ahmet Koç      Volkan Arslan"), as a joiner key.
 COLUMN_GAP = "<GAP>"
 NAME_WORD = re.compile(r"^\w+(?:[-'\u2019\u200c]\w+)*\.?$")
-DATA_FILE = "name_cues.json"
 
 
 def is_name_word(text: str) -> bool:
@@ -103,8 +101,11 @@ def next_word(doc: Doc, i: int, step: int, skip: frozenset[str] = frozenset()) -
     return i
 
 
-class NameCues:
+class NameCues(LearnedData):
     """Add person names next to learned cue words (see the module docstring)."""
+
+    data_file = "name_cues.json"
+    factory = "deid_name_cues"
 
     def __init__(self, name: str, max_tokens: int, min_cue_count: int, min_cue_ratio: float,
                  min_common_count: int) -> None:
@@ -304,27 +305,7 @@ class NameCues:
         return (is_name_like(token, taken, self.common_words)
                 and token.lower_ not in self.cues_before)
 
-    # -- serialisation ------------------------------------------------------------------
-    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        return srsly.json_dumps(self.learned())
-
-    def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> NameCues:
-        self.load_learned(srsly.json_loads(data))
-        return self
-
-    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
-        path = Path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / DATA_FILE, self.learned())
-
-    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> NameCues:
-        data_path = Path(path) / DATA_FILE
-        if not data_path.exists():
-            raise ValueError(f"deid_name_cues: {data_path} is missing; the component was "
-                             f"saved without its learned cues")
-        self.load_learned(srsly.read_json(data_path))
-        return self
-
+    # -- serialisation (LearnedData) ------------------------------------------------
     def learned(self) -> dict:
         """What `initialize` learned, as JSON-ready data."""
         return {"cues_before": self.cues_before, "cues_after": self.cues_after,

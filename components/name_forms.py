@@ -12,7 +12,7 @@ and are still plain to see, so a statistical model that misses them leaks them:
   one-letter abbreviation.
 
 Name-like means letters, outside existing entities, capitalised in scripts with case,
-and not an ordinary word (seen `min_common_count` times outside entities in the training
+and not an ordinary word (seen `min_ordinary_count` times outside entities in the training
 documents, even if also inside a name: "Gentile", "کرد"). In scripts without case
 (Arabic, Persian) only known name words join a first name. Each form gets the
 person label it has most often in the training documents, or its entry in
@@ -27,14 +27,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
-import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.training import Example
 
 from .labels import PERSON_LABELS, validate_label, validate_language
+from .learned_data import LearnedData
 from .name_cues import entity_index, is_name_like
 from .surrogates.morphology import lemma_candidates
 from .surrogates.names import lexicon
@@ -42,10 +41,9 @@ from .surrogates.names import lexicon
 INITIAL = re.compile(r"^[^\W\d_]\.?$")
 FIRST_NAME = "first_name"
 WITH_INITIAL = "with_initial"
-DATA_FILE = "name_forms.json"
 
 
-def ordinary_words(docs: Iterable[Doc], min_count: int) -> set[str]:
+def learn_ordinary_words(docs: Iterable[Doc], min_count: int) -> set[str]:
     """Lower-cased words seen at least `min_count` times outside any entity."""
     outside: Counter = Counter()
     for doc in docs:
@@ -70,14 +68,17 @@ def initial_end(doc: Doc, i: int) -> int | None:
     return i + 2 if i + 1 < len(doc) and doc[i + 1].text == "." else None
 
 
-class NameForms:
+class NameForms(LearnedData):
     """Add person names found by their form (see the module docstring)."""
 
-    def __init__(self, name: str, lang: str, max_tokens: int, min_common_count: int,
+    data_file = "name_forms.json"
+    factory = "deid_name_forms"
+
+    def __init__(self, name: str, lang: str, max_tokens: int, min_ordinary_count: int,
                  faker_names: bool, default_labels: dict[str, str]) -> None:
-        if max_tokens < 2 or min_common_count < 1:
+        if max_tokens < 2 or min_ordinary_count < 1:
             raise ValueError("deid_name_forms: max_tokens must be >= 2 and "
-                             "min_common_count >= 1")
+                             "min_ordinary_count >= 1")
         if set(default_labels) != {FIRST_NAME, WITH_INITIAL}:
             raise ValueError(f"deid_name_forms: default_labels needs exactly the keys "
                              f"{FIRST_NAME!r} and {WITH_INITIAL!r}, not {sorted(default_labels)}")
@@ -88,27 +89,27 @@ class NameForms:
         self.name = name
         self.lang = validate_language(lang)
         self.max_tokens = max_tokens
-        self.min_common_count = min_common_count
+        self.min_ordinary_count = min_ordinary_count
         self.faker_names = faker_names
         self.default_labels = dict(default_labels)
         self.names: set[str] = set()
-        self.common_words: set[str] = set()
+        self.ordinary_words: set[str] = set()
         self.labels: dict[str, str] = {}
 
     # -- learning -----------------------------------------------------------------
     def initialize(self, get_examples: Callable[[], Iterable[Example]],
                    nlp: Language | None = None) -> None:
-        """Learn name words, common words and the label of each form from reference docs."""
+        """Learn name words, ordinary words and the label of each form from reference docs."""
         self.learn([example.reference for example in get_examples()])
 
     def learn(self, docs: Iterable[Doc]) -> None:
-        """Collect, over gold documents, the words of person names, the common words, and
+        """Collect, over gold documents, the words of person names, the ordinary words, and
         which person label each form of name has most often."""
         docs = list(docs)
-        self.common_words = ordinary_words(docs, self.min_common_count)
+        self.ordinary_words = learn_ordinary_words(docs, self.min_ordinary_count)
         people = [ent for doc in docs for ent in doc.ents if ent.label_ in PERSON_LABELS]
         self.names = {token.lower_ for ent in people for token in ent
-                      if len(token) >= 3 and is_name_like(token, set(), self.common_words)}
+                      if len(token) >= 3 and is_name_like(token, set(), self.ordinary_words)}
         forms: dict[str, Counter] = {FIRST_NAME: Counter(), WITH_INITIAL: Counter()}
         for ent in people:
             doc = ent.doc
@@ -148,7 +149,7 @@ class NameForms:
 
     def known_name(self, doc: Doc, token: Token, taken: set[int]) -> Span | None:
         """A known first name with the name-like words right after it."""
-        if not (len(token) >= 3 and is_name_like(token, taken, self.common_words)
+        if not (len(token) >= 3 and is_name_like(token, taken, self.ordinary_words)
                 and self.is_known_name(token.text)):
             return None
         end = token.i + 1
@@ -159,7 +160,7 @@ class NameForms:
 
     def may_follow_first_name(self, token: Token, taken: set[int]) -> bool:
         """Name-like; in a script without case also a known name word itself."""
-        if not is_name_like(token, taken, self.common_words):
+        if not is_name_like(token, taken, self.ordinary_words):
             return False
         return has_case(token.text) or self.is_known_name(token.text)
 
@@ -168,38 +169,18 @@ class NameForms:
         end = initial_end(doc, token.i + 1) if token.i + 1 < len(doc) else None
         if end is None or any(i in taken for i in range(token.i + 1, end)):
             return None
-        if len(token) < 2 or not is_name_like(token, taken, self.common_words):
+        if len(token) < 2 or not is_name_like(token, taken, self.ordinary_words):
             return None
         start = token.i
         while (start > 0 and end - start < self.max_tokens - 1
-               and is_name_like(doc[start - 1], taken, self.common_words)):
+               and is_name_like(doc[start - 1], taken, self.ordinary_words)):
             start -= 1
         return Span(doc, start, end, label=self.label_of(WITH_INITIAL))
 
-    # -- serialisation ------------------------------------------------------------------
-    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        return srsly.json_dumps(self.learned())
-
-    def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> NameForms:
-        self.load_learned(srsly.json_loads(data))
-        return self
-
-    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
-        path = Path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / DATA_FILE, self.learned())
-
-    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> NameForms:
-        data_path = Path(path) / DATA_FILE
-        if not data_path.exists():
-            raise ValueError(f"deid_name_forms: {data_path} is missing; the component was "
-                             f"saved without what it learned")
-        self.load_learned(srsly.read_json(data_path))
-        return self
-
+    # -- serialisation (LearnedData) ------------------------------------------------
     def learned(self) -> dict:
         """What `initialize` learned, as JSON-ready data."""
-        return {"names": sorted(self.names), "common_words": sorted(self.common_words),
+        return {"names": sorted(self.names), "ordinary_words": sorted(self.ordinary_words),
                 "labels": self.labels}
 
     def load_learned(self, data: dict) -> None:
@@ -210,20 +191,20 @@ class NameForms:
             raise ValueError(f"deid_name_forms: labels that are not person names: "
                              f"{sorted(unknown)}")
         self.names = set(data.get("names", []))
-        self.common_words = set(data.get("common_words", []))
+        self.ordinary_words = set(data.get("ordinary_words", []))
         self.labels = labels
 
 
 @Language.factory(
     "deid_name_forms",
-    default_config={"lang": None, "max_tokens": 3, "min_common_count": 2,
+    default_config={"lang": None, "max_tokens": 3, "min_ordinary_count": 2,
                     "faker_names": True,
                     "default_labels": {FIRST_NAME: "NAME_PATIENT", WITH_INITIAL: "NAME_DOCTOR"}},
 )
 def make_name_forms(nlp: Language, name: str, lang: str | None, max_tokens: int,
-                    min_common_count: int, faker_names: bool,
+                    min_ordinary_count: int, faker_names: bool,
                     default_labels: dict[str, str]) -> NameForms:
     """Factory of `deid_name_forms`; `lang` defaults to the pipeline's language. Call
-    `initialize` (or load) to give it its name words and common words."""
-    return NameForms(name, lang or nlp.lang, max_tokens, min_common_count, faker_names,
+    `initialize` (or load) to give it its name words and ordinary words."""
+    return NameForms(name, lang or nlp.lang, max_tokens, min_ordinary_count, faker_names,
                      default_labels)

@@ -3,6 +3,7 @@
 import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
+from spacy.training import Example
 
 
 def blank(lang: str = "de") -> Language:
@@ -21,3 +22,14 @@ def annotated(nlp: Language, text: str, entities) -> Doc:
         spans.append(doc.char_span(start, position, label=label))
     doc.ents = spans
     return doc
+
+
+def initialized(factory: str, lang: str, training, config: dict) -> Language:
+    """A blank pipeline with the component `factory`, initialized on `training`, a list of
+    (text, [(substring, label), ...]) documents."""
+    nlp = blank(lang)
+    component = nlp.add_pipe(factory, config=config)
+    examples = [Example(nlp.make_doc(text), annotated(nlp, text, entities))
+                for text, entities in training]
+    component.initialize(lambda: examples, nlp=nlp)
+    return nlp

@@ -3,9 +3,8 @@
 import pytest
 import spacy
 from spacy.tokens import Doc
-from spacy.training import Example
 
-from tests.annotated_docs import annotated, blank
+from tests.annotated_docs import annotated, blank, initialized
 
 TRAINING = [
     ("Frau Albers kam.", [("Albers", "NAME_PATIENT")]),
@@ -24,12 +23,7 @@ TRAINING = [
 
 
 def trained(lang="de", training=TRAINING, **config):
-    nlp = blank(lang)
-    cues = nlp.add_pipe("deid_name_cues", config=config)
-    examples = [Example(nlp.make_doc(text), annotated(nlp, text, ents))
-                for text, ents in training]
-    cues.initialize(lambda: examples, nlp=nlp)
-    return nlp
+    return initialized("deid_name_cues", lang, training, config)
 
 
 def found(nlp, text, entities=()):

@@ -2,9 +2,8 @@
 
 import pytest
 import spacy
-from spacy.training import Example
 
-from tests.annotated_docs import annotated, blank
+from tests.annotated_docs import annotated, blank, initialized
 
 TRAINING = [
     ("Frau Zitteraal kam zur Kontrolle.", [("Zitteraal", "NAME_PATIENT")]),
@@ -14,12 +13,7 @@ TRAINING = [
 
 
 def trained(lang="de", training=TRAINING, **config):
-    nlp = blank(lang)
-    forms = nlp.add_pipe("deid_name_forms", config={"lang": lang, **config})
-    examples = [Example(nlp.make_doc(text), annotated(nlp, text, ents))
-                for text, ents in training]
-    forms.initialize(lambda: examples, nlp=nlp)
-    return nlp
+    return initialized("deid_name_forms", lang, training, {"lang": lang, **config})
 
 
 def found(nlp, text, entities=()):
@@ -100,7 +94,7 @@ def test_what_was_learned_survives_saving_and_loading(tmp_path):
     loaded = spacy.load(tmp_path / "pipeline")
     forms = loaded.get_pipe("deid_name_forms")
     assert forms.names == {"zitteraal"}
-    assert "rosa" in forms.common_words
+    assert "rosa" in forms.ordinary_words
     assert [(e.text, e.label_) for e in loaded("Danach kam Zitteraal wieder.").ents] == [
         ("Zitteraal", "NAME_PATIENT")]
 
