@@ -78,12 +78,12 @@ def learn_common_words(docs: Iterable[Doc], min_count: int) -> set[str]:
             and word not in in_names}
 
 
-def is_name_like(token: Token, taken: set[int], common_words: set[str]) -> bool:
-    """Letters, outside the `taken` tokens, not a common word, capitalised where case
-    exists: a token that may be (part of) a name."""
+def is_name_like(token: Token, taken: set[int], excluded: set[str]) -> bool:
+    """Letters, outside the `taken` tokens, not one of the `excluded` (lower-cased) words,
+    capitalised where case exists: a token that may be (part of) a name."""
     if token.i in taken or token.is_space or not is_name_word(token.text):
         return False
-    return token.lower_ not in common_words and may_start_name(token.text)
+    return token.lower_ not in excluded and may_start_name(token.text)
 
 
 def next_word(doc: Doc, i: int, step: int, skip: frozenset[str] = frozenset()) -> int:
