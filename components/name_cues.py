@@ -62,9 +62,11 @@ def entity_index(doc: Doc) -> dict[int, Span]:
     return {i: ent for ent in doc.ents for i in range(ent.start, ent.end)}
 
 
-def learn_common_words(docs: Iterable[Doc], min_count: int) -> set[str]:
-    """Lower-cased words seen at least `min_count` times outside any entity and never
-    inside a person name: ordinary words of the letters, never taken for names."""
+def learn_common_words(docs: Iterable[Doc], min_count: int,
+                       also_in_names: bool = False) -> set[str]:
+    """Lower-cased words seen at least `min_count` times outside any entity and, unless
+    `also_in_names`, never inside a person name: ordinary words of the letters, never
+    taken for names."""
     outside: Counter = Counter()
     in_names: set[str] = set()
     for doc in docs:
@@ -75,7 +77,7 @@ def learn_common_words(docs: Iterable[Doc], min_count: int) -> set[str]:
             elif entity_of[token.i].label_ in PERSON_LABELS:
                 in_names.add(token.lower_)
     return {word for word, count in outside.items() if count >= min_count
-            and word not in in_names}
+            and (also_in_names or word not in in_names)}
 
 
 def is_name_like(token: Token, taken: set[int], excluded: set[str]) -> bool:

@@ -34,22 +34,13 @@ from spacy.training import Example
 
 from .labels import PERSON_LABELS, validate_label, validate_language
 from .learned_data import LearnedData
-from .name_cues import entity_index, is_name_like
+from .name_cues import is_name_like, learn_common_words
 from .surrogates.morphology import lemma_candidates
 from .surrogates.names import lexicon
 
 INITIAL = re.compile(r"^[^\W\d_]\.?$")
 FIRST_NAME = "first_name"
 WITH_INITIAL = "with_initial"
-
-
-def learn_ordinary_words(docs: Iterable[Doc], min_count: int) -> set[str]:
-    """Lower-cased words seen at least `min_count` times outside any entity."""
-    outside: Counter = Counter()
-    for doc in docs:
-        entity_of = entity_index(doc)
-        outside.update(token.lower_ for token in doc if token.i not in entity_of)
-    return {word for word, count in outside.items() if count >= min_count}
 
 
 def has_case(word: str) -> bool:
@@ -106,7 +97,8 @@ class NameForms(LearnedData):
         """Collect, over gold documents, the words of person names, the ordinary words, and
         which person label each form of name has most often."""
         docs = list(docs)
-        self.ordinary_words = learn_ordinary_words(docs, self.min_ordinary_count)
+        self.ordinary_words = learn_common_words(docs, self.min_ordinary_count,
+                                                 also_in_names=True)
         people = [ent for doc in docs for ent in doc.ents if ent.label_ in PERSON_LABELS]
         self.names = {token.lower_ for ent in people for token in ent
                       if len(token) >= 3 and is_name_like(token, set(), self.ordinary_words)}
