@@ -10,8 +10,9 @@ without case), so lowercase words are never taken for names. A one-word name fol
 by up to `max_suffix` more letters counts too, for inflected forms ("Marijas",
 "Kowalskiego", "Иванову"); 0 turns that off. With `lang` set, a word that the surrogate
 morphology leads back to the same nominative counts as well ("Эльвира" -> "Эльвиры",
-"Фёдорова" -> "Фёдоровой"; Polish, Russian, Ukrainian). Existing entities always win;
-new spans only fill gaps.
+"Фёдорова" -> "Фёдоровой"; Polish, Russian, Ukrainian), and in Arabic and Persian another
+spelling of the same name ("هيفين" -> "هفين", `name_spelling`). Existing entities always
+win; new spans only fill gaps.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from .labels import PERSON_LABELS, validate_label, validate_language
+from .name_spelling import spelling_key
 from .surrogates.morphology import lemma_candidates
 
 DEFAULT_LABELS: tuple[str, ...] = (
@@ -112,8 +114,12 @@ class MentionPropagation:
                      if lemma in lemma_labels), None)
 
     def lemmas(self, word: str) -> set[str]:
-        """The nominatives `word` may be a form of (none without `lang`)."""
-        return lemma_candidates(self.lang, word) if self.lang is not None else set()
+        """The nominatives `word` may be a form of and its spelling key (none without
+        `lang`)."""
+        if self.lang is None:
+            return set()
+        key = spelling_key(self.lang, word)
+        return lemma_candidates(self.lang, word) | ({key} if key else set())
 
     def person_lemmas(self, forms: dict[tuple[str, ...], str]) -> dict[str, str]:
         """Nominative -> label for the one-word person names among `forms`."""

@@ -8,16 +8,20 @@ hand-written word list and works for any language with a training split:
 
 * `cues_before` / `cues_after`: what stands right before / after a person name in at
   least `min_cue_ratio` of its `min_cue_count` or more occurrences, each with the name
-  label that most often goes with it. A cue is a word or an entity ("<NAME_TITLE>",
-  "<LOCATION_STREET>"); before a title, the title's own words and the word before the
-  title count too ("Grüßen" in "Mit freundlichen Grüßen / Dr. Crohn"); whitespace, and
-  one `,` `(` `:` after a name, are looked past;
+  label that most often goes with it. A cue is a word, a field label with its colon
+  ("hasta:", "Patientin:"; the word alone is too common to be a cue) or an entity
+  ("<NAME_TITLE>", "<LOCATION_STREET>"); before a title, the title's own words and the
+  word before the title count too ("Grüßen" in "Mit freundlichen Grüßen / Dr. Crohn");
+  whitespace, and one `,` `(` `:` after a name, are looked past;
 * `joiners`: a word or a column gap (two or more spaces) seen at least `min_cue_count`
   times between two entities of one label ("und", "و"); a name after a person entity
   and a joiner is a person of the same label ("Drs. Seiler und Wantzer");
 * `common_words`: words seen at least `min_common_count` times outside any entity and
   never inside a person name: these never become names;
-* `particles`: lower-case words seen inside person names ("von", "de"), allowed within.
+* `particles`: lower-case words seen inside person names ("von", "de"), allowed within;
+* `inverted_names`: whether "Surname, Firstname" (one word each side of a comma) was seen
+  at least `min_cue_count` times as one person name ("Patientin: Clausthal, Marie"); then
+  a one-word name after a cue takes the word after its comma too.
 
 At run time, next to every cue, the run of up to `max_tokens` name-like tokens (letters,
 not a common word, capitalised in scripts with case, outside existing entities) becomes
@@ -41,6 +45,7 @@ from .mention_propagation import may_start_name
 
 # Punctuation between a name and the cue after it: "Utz, * 3.4.1959", "اوحدی، متولد".
 SKIPPED_AFTER_NAME = frozenset({",", "(", ":", "\u060c"})
+COMMAS = frozenset({",", "\u060c"})
 # Whitespace with two or more spaces and no line break between two names (signature
 # columns: "Prof. Dr. Ahmet Koç      Volkan Arslan"), as a joiner key.
 COLUMN_GAP = "<GAP>"
@@ -88,6 +93,24 @@ def is_name_like(token: Token, taken: set[int], excluded: set[str]) -> bool:
     return token.lower_ not in excluded and may_start_name(token.text)
 
 
+def field_label(doc: Doc, colon: int) -> str | None:
+    """The cue key of a field label ending at the colon token `colon` ("hasta:"), if the
+    word before it is not whitespace or another colon."""
+    if doc[colon].text != ":":
+        return None
+    i = next_word(doc, colon - 1, -1)
+    if i < 0 or doc[i].text == ":":
+        return None
+    return f"{doc[i].lower_}:"
+
+
+def is_inverted_name(ent: Span) -> bool:
+    """"Surname, Firstname": one name word, a comma, one name word."""
+    words = [token for token in ent if not token.is_space]
+    return (len(words) == 3 and words[1].text in COMMAS
+            and is_name_word(words[0].text) and is_name_word(words[2].text))
+
+
 def next_word(doc: Doc, i: int, step: int, skip: frozenset[str] = frozenset()) -> int:
     """Index of the first token from `i` in direction `step` that is neither whitespace nor
     one of `skip` (only one `skip` token is passed); -1 or len(doc) when there is none."""
@@ -127,6 +150,7 @@ class NameCues(LearnedData):
         self.joiners: set[str] = set()
         self.common_words: set[str] = set()
         self.particles: set[str] = set()
+        self.inverted_names = False
 
     # -- learning -----------------------------------------------------------------
     def initialize(self, get_examples: Callable[[], Iterable[Example]],
@@ -140,13 +164,16 @@ class NameCues(LearnedData):
         seen: Counter = Counter()
         particles: Counter = Counter()
         joiners: Counter = Counter()
+        inverted = 0
         before: dict[str, Counter] = defaultdict(Counter)
         after: dict[str, Counter] = defaultdict(Counter)
         for doc in docs:
             entity_of = entity_index(doc)
             seen.update(entity_cue(ent.label_) for ent in doc.ents)
             seen.update(token.lower_ for token in doc)
+            seen.update(filter(None, (field_label(doc, token.i) for token in doc)))
             people = [ent for ent in doc.ents if ent.label_ in PERSON_LABELS]
+            inverted += sum(is_inverted_name(ent) for ent in people)
             for ent in people:
                 for token in ent:
                     if token.is_lower and token.is_alpha:
@@ -166,6 +193,7 @@ class NameCues(LearnedData):
         self.joiners = {word for word, count in joiners.items() if count >= self.min_cue_count}
         self.common_words = learn_common_words(docs, self.min_common_count)
         self.particles = {word for word, count in particles.items() if count >= 2}
+        self.inverted_names = inverted >= self.min_cue_count
 
     def select_cues(self, neighbours: dict[str, Counter], seen: Counter) -> dict[str, str]:
         """Words next to a name often enough, each with its most frequent name label."""
@@ -188,11 +216,14 @@ class NameCues(LearnedData):
 
     @staticmethod
     def cue_before(doc: Doc, start: int, entity_of: dict[int, Span]) -> str | None:
-        """The cue key before a name: the entity next to it ("Dr."), or the word before."""
+        """The cue key before a name: the entity next to it ("Dr."), a field label
+        ("hasta:"), or the word before."""
         i = next_word(doc, start - 1, -1)
         if i < 0:
             return None
-        return entity_cue(entity_of[i].label_) if i in entity_of else doc[i].lower_
+        if i in entity_of:
+            return entity_cue(entity_of[i].label_)
+        return field_label(doc, i) or doc[i].lower_
 
     def cues_before_name(self, doc: Doc, start: int, entity_of: dict[int, Span]) -> list[str]:
         """The cue keys before a name: the one next to it and, when that is a title, also
@@ -236,9 +267,9 @@ class NameCues(LearnedData):
         for token in doc:
             if token.i in entity_of:
                 continue
-            if token.lower_ in self.cues_before:
-                add(self.name_after(doc, token.i + 1, taken, entity_of,
-                                    self.cues_before[token.lower_]))
+            cue = field_label(doc, token.i) or token.lower_
+            if cue in self.cues_before:
+                add(self.name_after(doc, token.i + 1, taken, entity_of, self.cues_before[cue]))
             if token.i not in taken and token.lower_ in self.cues_after:
                 add(self.name_before(doc, token.i, taken, self.cues_after[token.lower_]))
         people = [span for span in [*doc.ents, *found] if span.label_ in PERSON_LABELS]
@@ -263,7 +294,21 @@ class NameCues(LearnedData):
                 i = next_word(doc, i + 1, 1)
             else:
                 break
-        return self.run_from(doc, i, taken, label)
+        name = self.run_from(doc, i, taken, label)
+        return self.with_first_name(doc, name, taken) if name is not None else None
+
+    def with_first_name(self, doc: Doc, name: Span, taken: set[int]) -> Span:
+        """`name` and, for a one-word name followed by a comma and one name word, that word
+        too ("Clausthal, Marie"), where the training letters write names that way."""
+        if not self.inverted_names or len(name) != 1:
+            return name
+        comma = next_word(doc, name.end, 1)
+        if comma >= len(doc) or doc[comma].text not in COMMAS:
+            return name
+        first = next_word(doc, comma + 1, 1)
+        if first >= len(doc) or not self.is_name_token(doc[first], taken):
+            return name
+        return Span(doc, name.start, first + 1, label=name.label_)
 
     def run_from(self, doc: Doc, start: int, taken: set[int], label: str) -> Span | None:
         """Up to `max_tokens` name-like tokens from `start` (particles allowed inside)."""
@@ -312,7 +357,7 @@ class NameCues(LearnedData):
         """What `initialize` learned, as JSON-ready data."""
         return {"cues_before": self.cues_before, "cues_after": self.cues_after,
                 "joiners": sorted(self.joiners), "common_words": sorted(self.common_words),
-                "particles": sorted(self.particles)}
+                "particles": sorted(self.particles), "inverted_names": self.inverted_names}
 
     def load_learned(self, data: dict) -> None:
         """Restore what `learned` returned, checking that every label is a name label."""
@@ -326,6 +371,7 @@ class NameCues(LearnedData):
         self.joiners = set(data.get("joiners", []))
         self.common_words = set(data.get("common_words", []))
         self.particles = set(data.get("particles", []))
+        self.inverted_names = bool(data.get("inverted_names", False))
 
 
 @Language.factory(

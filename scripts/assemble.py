@@ -1,8 +1,9 @@
 """Assemble the shippable pipeline of every language: NER + rules + Presidio + anonymizer.
 
 `training/<lang>/model-best` (tok2vec + ner) becomes `training/<lang>/pipeline` with
-`deid_name_cues` (names next to cue words) and `deid_name_forms` (known first names,
-names with an initial), both learned from `SPLITS_DIR/<lang>/train.spacy`,
+`deid_entity_bounds` (entities cut at paragraph breaks), `deid_name_cues` (names next to
+cue words) and `deid_name_forms` (known first names, names with an initial), both learned
+from `SPLITS_DIR/<lang>/train.spacy`,
 `deid_mention_propagation` (further mentions of detected names, places and IDs),
 `deid_presidio_patterns` (merged into `doc.ents` under its merge policy) and
 `deid_anonymizer` added, and the meta name `deid_<lang>`, so `spacy package` names it
@@ -19,6 +20,7 @@ import hashlib
 from pathlib import Path
 
 import spacy
+import spacy_deid
 import srsly
 import typer
 from spacy.language import Language
@@ -33,14 +35,23 @@ def training_examples(nlp: Language, train_path: Path) -> list[Example]:
     return [Example(nlp.make_doc(doc.text), doc) for doc in gold]
 
 
-def fingerprint(directory: Path) -> str:
-    """SHA-256 over every file of a saved pipeline (paths and bytes), so that steps which
-    depend on `assembled.json` rerun whenever an assembled pipeline changes."""
+def fingerprint(directory: Path, suffixes: tuple[str, ...] | None = None) -> str:
+    """SHA-256 over every file of `directory` (paths and bytes; only those ending in one of
+    `suffixes` when given), so that steps which depend on `assembled.json` rerun whenever
+    an assembled pipeline or the runtime code changes."""
     digest = hashlib.sha256()
     for path in sorted(p for p in directory.rglob("*") if p.is_file()):
+        if suffixes is not None and not path.name.endswith(suffixes):
+            continue
         digest.update(path.relative_to(directory).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def runtime_fingerprint() -> str:
+    """The fingerprint of the installed `spacy_deid` sources and resources: the code that
+    runs inside every assembled pipeline."""
+    return fingerprint(Path(spacy_deid.__file__).parent, (".py", ".json"))
 
 
 def add_second_ner(nlp: Language, model_dir: Path, name: str) -> None:
@@ -61,6 +72,7 @@ def assemble_pipeline(model_dir: Path, lang: str, train_path: Path,
     nlp = spacy.load(model_dir)
     if multilingual_dir is not None:
         add_second_ner(nlp, multilingual_dir, "ner_multilingual")
+    nlp.add_pipe("deid_entity_bounds")
     cues = nlp.add_pipe("deid_name_cues")
     examples = training_examples(nlp, train_path)
     cues.initialize(lambda: examples, nlp=nlp)
@@ -104,7 +116,8 @@ def main(
                          "sha256": fingerprint(output_dir / lang / "pipeline")}
         typer.echo(f"{lang}: {' -> '.join(nlp.pipe_names)}")
     output_dir.mkdir(parents=True, exist_ok=True)
-    srsly.write_json(output_dir / "assembled.json", summary)
+    srsly.write_json(output_dir / "assembled.json",
+                     {"runtime_sha256": runtime_fingerprint(), "pipelines": summary})
 
 
 if __name__ == "__main__":

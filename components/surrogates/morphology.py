@@ -56,8 +56,10 @@ def _polish() -> list[Paradigm]:
     }
     for c in "nwmbpfsz":
         female[c + "a"] = (c + "a", c + "y", c + "ie", c + "ę", c + "ą", c + "ie")
+    female["ja"] = ("ja", "i", "i", "ję", "ją", "i")  # Maja, Mai, Maję, Mają
     table += [_p("first", "F", *endings) for endings in female.values()]
-    table += [_p("surname", "F", *endings) for tail, endings in female.items() if tail != "ia"]
+    table += [_p("surname", "F", *endings) for tail, endings in female.items()
+              if tail not in ("ia", "ja")]
     male = {
         "r": ("r", "ra", "rowi", "ra", "rem", "rze"),
         "t": ("t", "ta", "towi", "ta", "tem", "cie"),

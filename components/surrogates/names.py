@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
+from ..name_spelling import spelling_key
 from .common import FAKER_LOCALE_BY_LANGUAGE, load_resource, match_case
 from .morphology import (
     choose_case,
@@ -183,7 +184,8 @@ class NameSurrogates:
     # --- reading a mention -------------------------------------------------------------
 
     def _key(self, word: str) -> str:
-        return stem_key(self.lang, word)
+        """One key for the forms and spellings of a name word (mentions of one person)."""
+        return spelling_key(self.lang, word) or stem_key(self.lang, word)
 
     def split(self, text: str) -> list[Word]:
         """The name words of a mention (titles, particles and punctuation are left out)."""

@@ -146,3 +146,34 @@ def test_a_title_the_ner_missed_still_announces_a_name():
     nlp = trained()
     assert nlp.get_pipe("deid_name_cues").cues_before["dr."] == "NAME_DOCTOR"
     assert found(nlp, "Augenarzt Dr. Perchtner, zuletzt") == [("Perchtner", "NAME_DOCTOR")]
+
+
+FIELDS = [
+    ("Patientin: Albers, Beate, geb. 1950", [("Albers, Beate", "NAME_PATIENT")]),
+    ("Patientin: Berger, Eva, geb. 1960", [("Berger, Eva", "NAME_PATIENT")]),
+    ("Die Patientin kam. Die Patientin ging. Die Patientin schlief.", []),
+]
+
+
+def test_a_field_label_with_its_colon_is_a_cue_where_the_word_alone_is_not():
+    cues = trained(training=FIELDS).get_pipe("deid_name_cues")
+    assert cues.cues_before["patientin:"] == "NAME_PATIENT"
+    assert "patientin" not in cues.cues_before
+    assert cues.inverted_names
+
+
+def test_surname_comma_first_name_after_a_cue_is_one_name_where_training_writes_so():
+    text = "Bericht. Patientin: Zitteraal, Marie, geb. 1975"
+    assert found(trained(training=FIELDS), text) == [("Zitteraal, Marie", "NAME_PATIENT")]
+
+
+def test_without_inverted_names_in_training_the_name_stops_at_the_comma():
+    training = [
+        ("Patientin: Albers, geb. 1950", [("Albers", "NAME_PATIENT")]),
+        ("Patientin: Berger, geb. 1960", [("Berger", "NAME_PATIENT")]),
+        ("Die Patientin kam. Die Patientin ging. Die Patientin schlief.", []),
+    ]
+    nlp = trained(training=training)
+    assert not nlp.get_pipe("deid_name_cues").inverted_names
+    assert found(nlp, "Patientin: Zitteraal, Marie war da.") == [
+        ("Zitteraal", "NAME_PATIENT")]

@@ -85,6 +85,16 @@ def test_inflection_tables():
     assert inflect("uk", "Марія", "first", "F", "ins") == "Марією"
     assert inflect("uk", "Ольга", "first", "F", "dat") == "Ользі"
     assert "ольга" in lemma_candidates("uk", "Ольги")
+    assert inflect("pl", "Maja", "first", "F", "gen") == "Mai"
+    assert inflect("pl", "Maja", "first", "F", "ins") == "Mają"
+    assert "maja" in lemma_candidates("pl", "Mai")
+
+
+def test_arabic_spellings_of_one_name_map_to_one_surrogate():
+    names = _names("ar")
+    with_long_vowel = names.surrogate("هيفين", "", "")
+    assert names.surrogate("هفين", "", "") == with_long_vowel
+    assert names.surrogate("سوسن", "", "") != with_long_vowel
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "it", "ar", "fa"])

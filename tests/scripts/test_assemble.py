@@ -38,7 +38,7 @@ def test_the_multilingual_ner_runs_second_with_its_own_tok2vec(tmp_path: Path) -
     train_tiny_pipeline("de", tmp_path / "de" / "pipeline")
     nlp = assemble_pipeline(tmp_path / "de" / "model-best", "de", tmp_path / "de" / "train.spacy",
                             multilingual_dir=tmp_path / "de" / "model-best")
-    assert nlp.pipe_names[:3] == ["ner", "ner_multilingual", "deid_name_cues"]
+    assert nlp.pipe_names[:3] == ["ner", "ner_multilingual", "deid_entity_bounds"]
     nlp.to_disk(tmp_path / "ensemble")
     text = "Frau Erika Busch, geb. 07.07.1950, klagt über Schmerzen."
     doc = spacy.load(tmp_path / "ensemble")(text)

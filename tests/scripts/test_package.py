@@ -283,7 +283,8 @@ def test_packaged_pipeline_installs_loads_by_name_and_deidentifies(tmp_path: Pat
     assert (packages / built["components"]["wheel"]).is_file()
     assert built["skipped"][0]["lang"] == "en"
     assert sum(req.startswith("spacy-deid") for req in record["requirements"]) == 1
-    assert record["pipeline"] == ["ner", "deid_name_cues", "deid_name_forms",
+    assert record["pipeline"] == ["ner", "deid_entity_bounds", "deid_name_cues",
+                                  "deid_name_forms",
                                   "deid_mention_propagation",
                                   "deid_presidio_patterns", "deid_anonymizer"]
     assert record["performance"]["relaxed_micro_f1"] == pytest.approx(0.92)
