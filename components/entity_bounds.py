@@ -2,7 +2,7 @@
 
 No annotated PHI span in the corpus crosses a blank line, but the statistical NER now and
 then runs one across it: a hospital header on into the report title and the patient line
-("… Epilepsi Ünitesi ⏎⏎ TABURCULUK RAPORU Hasta: Tokgöz, Melis"). The words after the
+("… Epilepsi Ünitesi ⏎⏎ TABURCULUK RAPORU Hasta: Yılmaz, Ayşe"). The words after the
 break then carry a wrong label, and when a later detector drops the overlong span, they
 are not protected at all. This component cuts every entity at its first blank line and
 trims whitespace from its edges (a surrogate must not swallow the layout); what follows

@@ -11,7 +11,7 @@ by up to `max_suffix` more letters counts too, for inflected forms ("Marijas",
 "Kowalskiego", "Иванову"); 0 turns that off. With `lang` set, a word that the surrogate
 morphology leads back to the same nominative counts as well ("Эльвира" -> "Эльвиры",
 "Фёдорова" -> "Фёдоровой"; Polish, Russian, Ukrainian), and in Arabic and Persian another
-spelling of the same name ("هيفين" -> "هفين", `name_spelling`). Existing entities always
+spelling of the same name ("ياسمين" -> "ياسمن", `name_spelling`). Existing entities always
 win; new spans only fill gaps.
 """
 

@@ -1,6 +1,6 @@
 """Spelling keys for names in Arabic script, where one name is written several ways.
 
-Arabic and Persian spell a name with or without its long vowels ("هيفين" / "هفين"), with
+Arabic and Persian spell a name with or without its long vowels ("ياسمين" / "ياسمن"), with
 Arabic or Persian yeh and kaf, with or without hamza seats and short-vowel marks. Two
 spellings of one name share a key: the letters normalised and the long-vowel letters
 after the first dropped. A key shorter than `MIN_KEY_LETTERS` is not given, since a

@@ -75,11 +75,11 @@ def test_the_label_of_a_form_is_learned_from_the_training_documents():
 
 
 def test_without_case_only_known_names_join_a_first_name():
-    training = [("زارت هفين العيادة", [("هفين", "NAME_PATIENT")]),
+    training = [("زارت ياسمن العيادة", [("ياسمن", "NAME_PATIENT")]),
                 ("وقال الطبيب سليم البيطار", [("سليم البيطار", "NAME_DOCTOR")])]
     nlp = trained("ar", training=training, faker_names=False)
-    assert found(nlp, "تستفيد هفين كثيرا") == [("هفين", "NAME_PATIENT")]
-    assert found(nlp, "رأت هفين البيطار") == [("هفين البيطار", "NAME_PATIENT")]
+    assert found(nlp, "تستفيد ياسمن كثيرا") == [("ياسمن", "NAME_PATIENT")]
+    assert found(nlp, "رأت ياسمن البيطار") == [("ياسمن البيطار", "NAME_PATIENT")]
 
 
 def test_existing_entities_win():

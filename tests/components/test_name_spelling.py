@@ -5,7 +5,7 @@ from spacy_deid.name_spelling import spelling_key
 
 
 @pytest.mark.parametrize("lang, first, second", [
-    ("ar", "هيفين", "هفين"),  # with and without the long vowel
+    ("ar", "ياسمين", "ياسمن"),  # with and without the long vowel
     ("ar", "أحمد", "احمد"),  # hamza seat
     ("ar", "فاطمة", "فاطمه"),  # teh marbuta
     ("fa", "علیرضا", "عليرضا"),  # Persian and Arabic yeh
@@ -17,7 +17,7 @@ def test_spellings_of_one_name_share_a_key(lang, first, second):
 
 
 def test_different_names_have_different_keys():
-    assert spelling_key("ar", "هيفين") != spelling_key("ar", "حسين")
+    assert spelling_key("ar", "ياسمين") != spelling_key("ar", "حسين")
 
 
 @pytest.mark.parametrize("lang, word", [

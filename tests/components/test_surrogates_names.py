@@ -92,8 +92,8 @@ def test_inflection_tables():
 
 def test_arabic_spellings_of_one_name_map_to_one_surrogate():
     names = _names("ar")
-    with_long_vowel = names.surrogate("هيفين", "", "")
-    assert names.surrogate("هفين", "", "") == with_long_vowel
+    with_long_vowel = names.surrogate("ياسمين", "", "")
+    assert names.surrogate("ياسمن", "", "") == with_long_vowel
     assert names.surrogate("سوسن", "", "") != with_long_vowel
 
 
