@@ -2,9 +2,11 @@
 
 Runs a pipeline (adding `deid_anonymizer` when it has none) on the text of every gold
 document and counts, per label, the gold spans whose original text still appears
-anywhere in `doc._.deid_text` (`leaked`), and those with at least one word of three or
-more characters surviving as a whole word (`partial`, e.g. a surname whose first name
-alone was found). Labels the anonymizer keeps on purpose (`AGE` by
+anywhere in `doc._.deid_text` as a whole (`leaked`: not inside a longer word, so a ward
+letter "B" that was replaced does not count as leaked because "Befund" is in the letter),
+the same as a plain substring (`leaked_as_substring`, the stricter first measure), and
+those with at least one word of three or more characters surviving as a whole word
+(`partial`, e.g. a surname whose first name alone was found). Labels the anonymizer keeps on purpose (`AGE` by
 default) are reported but left out of the totals. Writes JSON; prints no PHI.
 Target: <= 1% for names and IDs in every language.
 """
@@ -56,6 +58,7 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
     anonymizer = nlp.get_pipe("deid_anonymizer")
     spans: Counter = Counter()
     leaked: Counter = Counter()
+    as_substring: Counter = Counter()
     partial: Counter = Counter()
     documents = 0
     for gold in gold_docs:
@@ -64,7 +67,9 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
         for ent in gold.ents:
             spans[ent.label_] += 1
             if ent.text.strip() and ent.text in output:
-                leaked[ent.label_] += 1
+                as_substring[ent.label_] += 1
+                if word_survives(ent.text, output):
+                    leaked[ent.label_] += 1
             if any(word_survives(word, output) for word in WORD.findall(ent.text)):
                 partial[ent.label_] += 1
     strategies = anonymizer.strategies
@@ -73,6 +78,7 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
             "spans": spans[label],
             "leaked": leaked[label],
             "leak_rate": leaked[label] / spans[label],
+            "leaked_as_substring": as_substring[label],
             "partial": partial[label],
             "partial_rate": partial[label] / spans[label],
             "strategy": strategies.get(label, "surrogate"),
@@ -85,6 +91,7 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
     target = [label for label in counted if label in TARGET_LABELS]
     target_spans = sum(spans[label] for label in target)
     target_leaked = sum(leaked[label] for label in target)
+    target_as_substring = sum(as_substring[label] for label in target)
     target_rate = target_leaked / target_spans if target_spans else 0.0
     return {
         "lang": lang,
@@ -93,6 +100,7 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
         "leaked": total_leaked,
         "leak_rate": total_leaked / total if total else 0.0,
         "names_and_ids": {"spans": target_spans, "leaked": target_leaked,
+                          "leaked_as_substring": target_as_substring,
                           "leak_rate": target_rate, "target": TARGET,
                           "meets_target": target_rate <= TARGET},
         "labels": labels,

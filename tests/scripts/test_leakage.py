@@ -56,6 +56,26 @@ def test_report_counts_leaked_spans_per_label():
     assert report["names_and_ids"]["meets_target"] is True
 
 
+def test_a_replaced_span_found_only_inside_a_longer_word_is_not_leaked():
+    nlp = rule_pipeline()
+    nlp.get_pipe("entity_ruler").add_patterns([{"label": "ID", "pattern": "B"}])
+    ensure_anonymizer(nlp, "de")
+    text, spans = parse_inline_tags("Station <ID>B</ID>, Befund unauffällig.")
+    report = leakage_report(nlp, [make_doc(nlp.make_doc, text, spans)[0]], "de")
+    assert "Befund" in nlp(text)._.deid_text
+    assert report["labels"]["ID"]["leaked_as_substring"] == 1
+    assert report["labels"]["ID"]["leaked"] == 0
+    assert report["names_and_ids"]["leaked"] == 0
+
+
+def test_a_span_left_as_a_whole_word_is_leaked():
+    nlp = ensure_anonymizer(rule_pipeline(), "de")
+    text, spans = parse_inline_tags("Station <ID>Q7</ID>, Befund unauffällig.")
+    report = leakage_report(nlp, [make_doc(nlp.make_doc, text, spans)[0]], "de")
+    assert report["labels"]["ID"]["leaked"] == report["labels"]["ID"]["leaked_as_substring"] == 1
+    assert report["names_and_ids"]["meets_target"] is False
+
+
 def test_cli_writes_json(tmp_path):
     nlp = rule_pipeline()
     nlp.to_disk(tmp_path / "model")
