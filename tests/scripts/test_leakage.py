@@ -9,7 +9,7 @@ from spacy_deid.alignment import make_doc
 from spacy_deid.inline_tags import parse_inline_tags
 from typer.testing import CliRunner
 
-from scripts.leakage import app, ensure_anonymizer, leakage_report, main
+from scripts.leakage import app, ensure_anonymizer, leakage_report, main, word_survives
 from tests.cli_output import plain_output
 
 GOLD = [
@@ -74,6 +74,12 @@ def test_a_span_left_as_a_whole_word_is_leaked():
     report = leakage_report(nlp, [make_doc(nlp.make_doc, text, spans)[0]], "de")
     assert report["labels"]["ID"]["leaked"] == report["labels"]["ID"]["leaked_as_substring"] == 1
     assert report["names_and_ids"]["meets_target"] is False
+
+
+def test_in_arabic_a_name_after_a_prefixed_preposition_is_leaked():
+    assert word_survives("دمشق", "وصل بدمشق أمس", "ar")
+    assert not word_survives("دمشق", "وصل بدمشقي أمس", "ar")
+    assert not word_survives("Erfurt", "in NeuErfurt", "de")
 
 
 def test_cli_writes_json(tmp_path):
