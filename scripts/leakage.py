@@ -44,11 +44,15 @@ TARGET_LABELS = frozenset((NAME_LABELS - {"NAME_TITLE"}) | {"ID"})
 WORD = re.compile(r"\w{3,}")
 
 
+# What Arabic writes onto the next word: "و"/"ف" (and), "ب"/"ل"/"ك" (in, for, like), "ال".
+ARABIC_PROCLITICS = "(?:[وف]?(?:[بك]?ال|لل|[بلك])?)"
+
+
 def word_survives(word: str, output: str, lang: str) -> bool:
-    """Whether `word` occurs in `output` as a whole word. In Arabic script, prepositions and
-    the article are written onto the next word ("بدمشق"), so any start counts there."""
-    start = "" if lang in ARABIC_SCRIPT_LANGUAGES else r"(?<!\w)"
-    return re.search(rf"{start}{re.escape(word)}(?!\w)", output) is not None
+    """Whether `word` occurs in `output` as a whole word. In Arabic script, a preposition or
+    the article written onto it counts too ("بدمشق" has "دمشق")."""
+    clitics = ARABIC_PROCLITICS if lang in ARABIC_SCRIPT_LANGUAGES else ""
+    return re.search(rf"(?<!\w){clitics}{re.escape(word)}(?!\w)", output) is not None
 
 
 def ensure_anonymizer(nlp: Language, lang: str) -> Language:

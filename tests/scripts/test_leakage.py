@@ -78,7 +78,9 @@ def test_a_span_left_as_a_whole_word_is_leaked():
 
 def test_in_arabic_a_name_after_a_prefixed_preposition_is_leaked():
     assert word_survives("دمشق", "وصل بدمشق أمس", "ar")
+    assert word_survives("دمشق", "وصل والدمشق أمس", "ar")
     assert not word_survives("دمشق", "وصل بدمشقي أمس", "ar")
+    assert not word_survives("ن.", "جاءت مرتين.", "ar")
     assert not word_survives("Erfurt", "in NeuErfurt", "de")
 
 
