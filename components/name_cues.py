@@ -20,7 +20,7 @@ hand-written word list and works for any language with a training split:
   never inside a person name: these never become names;
 * `particles`: lower-case words seen inside person names ("von", "de"), allowed within;
 * `inverted_names`: whether "Surname, Firstname" (one word each side of a comma) was seen
-  at least `min_cue_count` times as one person name ("Patientin: Clausthal, Marie"); then
+  at least `min_cue_count` times as one person name ("Patientin: Albers, Beate"); then
   a one-word name after a cue takes the word after its comma too.
 
 At run time, next to every cue, the run of up to `max_tokens` name-like tokens (letters,
@@ -47,7 +47,7 @@ from .mention_propagation import may_start_name
 SKIPPED_AFTER_NAME = frozenset({",", "(", ":", "\u060c"})
 COMMAS = frozenset({",", "\u060c"})
 # Whitespace with two or more spaces and no line break between two names (signature
-# columns: "Prof. Dr. Ahmet Koç      Volkan Arslan"), as a joiner key.
+# columns: "Prof. Dr. Ali Demir      Can Yıldız"), as a joiner key.
 COLUMN_GAP = "<GAP>"
 NAME_WORD = re.compile(r"^\w+(?:[-'\u2019\u200c]\w+)*\.?$")
 
@@ -299,7 +299,7 @@ class NameCues(LearnedData):
 
     def with_first_name(self, doc: Doc, name: Span, taken: set[int]) -> Span:
         """`name` and, for a one-word name followed by a comma and one name word, that word
-        too ("Clausthal, Marie"), where the training letters write names that way."""
+        too ("Albers, Beate"), where the training letters write names that way."""
         if not self.inverted_names or len(name) != 1:
             return name
         comma = next_word(doc, name.end, 1)

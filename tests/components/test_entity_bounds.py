@@ -11,7 +11,7 @@ def bounded(text, entities, lang="de"):
 
 
 def test_an_entity_is_cut_at_its_first_blank_line():
-    text = "Klinikum Nord, Station 3 \n\nENTLASSUNGSBERICHT Patientin: Clausthal"
+    text = "Klinikum Nord, Station 3 \n\nENTLASSUNGSBERICHT Patientin: Albers"
     assert bounded(text, [(text, "LOCATION_HOSPITAL")]) == [
         ("Klinikum Nord, Station 3", "LOCATION_HOSPITAL")]
 
