@@ -177,3 +177,12 @@ def test_without_inverted_names_in_training_the_name_stops_at_the_comma():
     assert not nlp.get_pipe("deid_name_cues").inverted_names
     assert found(nlp, "Patientin: Zitteraal, Marie war da.") == [
         ("Zitteraal", "NAME_PATIENT")]
+
+
+def test_cues_saved_before_inverted_names_existed_still_load():
+    cues = trained(training=FIELDS).get_pipe("deid_name_cues")
+    data = cues.learned()
+    del data["inverted_names"]
+    cues.load_learned(data)
+    assert cues.inverted_names is False
+    assert cues.cues_before["patientin:"] == "NAME_PATIENT"
