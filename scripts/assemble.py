@@ -9,9 +9,12 @@ from `SPLITS_DIR/<lang>/train.spacy`,
 `deid_anonymizer` added, and the meta name `deid_<lang>`, so `spacy package` names it
 `xx_deid_<lang>`.
 
-With `--multilingual-dir training_multi`, the multilingual NER (retokenized for the
-language) runs after the language's own as `ner_multilingual` and fills the gaps it left:
-the recall-first ensemble (`spacy project run ensemble`), written to `--output-dir`.
+With `--multilingual-model training/xx/model-best` (as `spacy project run assemble` does),
+the NER trained on every language's documents runs after the language's own as
+`ner_multilingual` and fills the gaps it left: the recall-first pipelines that ship. Only
+its NER and tok2vec are taken; the tokenizer stays the language's own. Without it
+(`spacy project run single`, written to `--output-dir`), each language's NER runs alone,
+for comparison.
 """
 
 from __future__ import annotations
@@ -54,24 +57,31 @@ def runtime_fingerprint() -> str:
     return fingerprint(Path(spacy_deid.__file__).parent, (".py", ".json"))
 
 
+# Components whose output a trained NER may listen to (CPU and transformer configs).
+EMBEDDERS: tuple[str, ...] = ("tok2vec", "transformer")
+
+
 def add_second_ner(nlp: Language, model_dir: Path, name: str) -> None:
-    """Add the NER of another trained pipeline after `ner`, with its own copy of its tok2vec.
+    """Add the NER of another trained pipeline after `ner`, with its own copy of the
+    tok2vec or transformer it listens to (never the first pipeline's encoder, which has
+    the same name).
 
     spaCy's NER keeps the entities already set, so the second model only fills gaps."""
     source = spacy.load(model_dir)
-    if "tok2vec" in source.pipe_names:
-        source.replace_listeners("tok2vec", "ner", ["model.tok2vec"])
+    for embedder in EMBEDDERS:
+        if embedder in source.pipe_names:
+            source.replace_listeners(embedder, "ner", ["model.tok2vec"])
     nlp.add_pipe("ner", name=name, source=source, after="ner")
 
 
 def assemble_pipeline(model_dir: Path, lang: str, train_path: Path,
-                      multilingual_dir: Path | None = None) -> Language:
+                      multilingual_model: Path | None = None) -> Language:
     """Load a trained NER pipeline and add the rule-based detectors and the anonymizer;
     `deid_name_cues` and `deid_name_forms` learn from the training documents at `train_path`.
-    With `multilingual_dir`, its NER runs second (`ner_multilingual`)."""
+    With `multilingual_model`, its NER runs second (`ner_multilingual`)."""
     nlp = spacy.load(model_dir)
-    if multilingual_dir is not None:
-        add_second_ner(nlp, multilingual_dir, "ner_multilingual")
+    if multilingual_model is not None:
+        add_second_ner(nlp, multilingual_model, "ner_multilingual")
     nlp.add_pipe("deid_entity_bounds")
     cues = nlp.add_pipe("deid_name_cues")
     examples = training_examples(nlp, train_path)
@@ -89,13 +99,16 @@ def main(
     training_dir: Path = typer.Argument(..., help="Folder with <lang>/model-best"),
     splits_dir: Path = typer.Argument(..., help="Folder with <lang>/train.spacy"),
     langs: str = typer.Option(..., help="Space- or comma-separated language codes"),
-    multilingual_dir: Path | None = typer.Option(
-        None, help="Folder with <lang>/model-best of the multilingual NER, run second"),
+    multilingual_model: Path | None = typer.Option(
+        None, help="The multilingual NER pipeline (e.g. training/xx/model-best), run second"),
     output_dir: Path | None = typer.Option(None, help="Where <lang>/pipeline goes "
                                                       "(default: TRAINING_DIR)"),
 ) -> None:
     """Write `<lang>/pipeline` for every language and a summary `assembled.json`."""
     output_dir = output_dir or training_dir
+    if multilingual_model is not None and not multilingual_model.exists():
+        raise typer.BadParameter(f"no multilingual pipeline at {multilingual_model}; run the "
+                                 f"train step with the xx model")
     summary = {}
     for lang in parse_language_codes(langs):
         model_dir = training_dir / lang / "model-best"
@@ -104,11 +117,7 @@ def main(
         train_path = splits_dir / lang / "train.spacy"
         if not train_path.exists():
             raise typer.BadParameter(f"no training split at {train_path}; run the split step")
-        second = multilingual_dir / lang / "model-best" if multilingual_dir else None
-        if second is not None and not second.exists():
-            raise typer.BadParameter(f"no multilingual pipeline at {second}; run the "
-                                     f"multilingual workflow")
-        nlp = assemble_pipeline(model_dir, lang, train_path, second)
+        nlp = assemble_pipeline(model_dir, lang, train_path, multilingual_model)
         (output_dir / lang).mkdir(parents=True, exist_ok=True)
         nlp.to_disk(output_dir / lang / "pipeline")
         summary[lang] = {"pipeline": str(output_dir / lang / "pipeline"),

@@ -157,7 +157,7 @@ def languages(
     splits_dir: Annotated[Path, typer.Argument(help="Folder with <lang>/test.spacy")],
     metrics_dir: Annotated[Path, typer.Argument(help="Where leakage_<lang>.json goes")],
     langs: Annotated[str, typer.Option("--langs", help="Space- or comma-separated codes")],
-    suffix: Annotated[str, typer.Option("--suffix", help="File name suffix, e.g. _ensemble")
+    suffix: Annotated[str, typer.Option("--suffix", help="File name suffix, e.g. _single")
                       ] = "",
 ) -> None:
     """Write `leakage_<lang><suffix>.json` for every language's pipeline on its test split."""

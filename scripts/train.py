@@ -17,6 +17,9 @@ import srsly
 import typer
 from spacy_deid.labels import parse_language_codes
 
+# The code of the model trained on every language's documents together (`<splits>/xx`).
+MULTILINGUAL = "xx"
+
 
 def train_command(config: Path, splits_dir: Path, output_dir: Path, lang: str, gpu_id: int,
                   overrides: list[str]) -> list[str]:
@@ -27,6 +30,23 @@ def train_command(config: Path, splits_dir: Path, output_dir: Path, lang: str, g
             "--paths.dev", str(splits_dir / lang / "dev.spacy"),
             "--nlp.tokenizer.lang", lang,
             "--gpu-id", str(gpu_id), *overrides]
+
+
+def split_overrides(items: list[str]) -> list[str]:
+    """`--a.b=1` options as the separate arguments `spacy train` takes: `--a.b`, `1`."""
+    return [part for item in items for part in item.split("=", 1)]
+
+
+def overrides_for(lang: str, overrides: list[str], multilingual_overrides: list[str]) -> list[str]:
+    """The config overrides of one training: the multilingual `xx` model gets its own after
+    the common ones (the CLI keeps the last value of a setting given twice)."""
+    return [*overrides, *multilingual_overrides] if lang == MULTILINGUAL else list(overrides)
+
+
+def longest_first(codes: list[str]) -> list[str]:
+    """The training order: the multilingual model (many more steps) first, so that the
+    per-language trainings fill the other worker meanwhile."""
+    return sorted(codes, key=lambda code: code != MULTILINGUAL)
 
 
 def one_thread_env() -> dict[str, str]:
@@ -61,19 +81,23 @@ def main(
                                     help="Where to record times"),
     override: list[str] = typer.Option([],
                                        help="Config overrides, e.g. --training.max_steps=500"),
+    multilingual_override: list[str] = typer.Option(
+        [], help="Config overrides for the multilingual `xx` model only, after --override"),
 ) -> None:
     """Train every language, `jobs` at a time, failing loudly if one fails."""
-    codes = parse_language_codes(langs)
+    codes = longest_first(parse_language_codes(langs))
     missing = [code for code in codes if not (splits_dir / code / "train.spacy").exists()]
     if missing:
         raise typer.BadParameter(f"no training data for {', '.join(missing)} in {splits_dir}")
     times = srsly.read_json(times_file) if times_file.exists() else {}
-    overrides = [part for item in override for part in item.split("=", 1)]
+    overrides = split_overrides(override)
+    multilingual_overrides = split_overrides(multilingual_override)
     workers = 1 if gpu_id >= 0 else max(1, jobs)
 
     def run(lang: str) -> tuple[str, float]:
         typer.echo(f"training {lang} (log: {output_dir / 'logs' / f'{lang}.log'}) ...", err=True)
-        command = train_command(config, splits_dir, output_dir, lang, gpu_id, overrides)
+        command = train_command(config, splits_dir, output_dir, lang, gpu_id,
+                                overrides_for(lang, overrides, multilingual_overrides))
         seconds = train_language(command, lang, output_dir / "logs")
         typer.echo(f"{lang} trained in {seconds} s", err=True)
         return lang, seconds

@@ -166,3 +166,30 @@ def test_transformer_config_runs_a_modernbert_encoder(offline, tmp_path):
     # one 32-wide hidden state per word piece, aligned back to every spaCy token
     assert doc._.trf_data.width == 32
     assert doc._.trf_data.align.lengths.shape[0] == len(doc)
+
+
+def test_a_transformer_ner_added_second_keeps_its_own_encoder(offline, tmp_path):
+    from scripts.assemble import add_second_ner
+
+    plain_texts = [parse_inline_tags(text, "test")[0] for text in TEXTS]
+    models = {}
+    for lang in ("de", "xx"):
+        weights = save_tiny_bert(tmp_path / f"bert-{lang}", plain_texts)
+        overrides = {"paths.transformer_name": str(weights), "training.accumulate_gradient": 1,
+                     "training.optimizer.learn_rate.warmup_steps": 1,
+                     "training.optimizer.learn_rate.initial_rate": 0.003}
+        (tmp_path / lang).mkdir()
+        models[lang] = train_briefly(TRANSFORMER_CONFIG, tmp_path / lang, lang, TEXTS,
+                                     steps=40, overrides=overrides)
+    ensemble = spacy.load(models["de"])
+    add_second_ner(ensemble, models["xx"], "ner_multilingual")
+    ensemble.to_disk(tmp_path / "ensemble")
+    ensemble = spacy.load(tmp_path / "ensemble")
+    assert ensemble.pipe_names == ["transformer", "ner", "ner_multilingual"]
+    multilingual = spacy.load(models["xx"])
+    for text in plain_texts:
+        # with the first model's encoder and NER switched off, the second NER alone
+        # predicts what it predicted in its own pipeline: it reads its own encoder copy
+        with ensemble.select_pipes(disable=["transformer", "ner"]):
+            alone = ensemble(text)
+        assert entity_triples(alone) == entity_triples(multilingual(text))

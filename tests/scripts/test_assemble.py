@@ -33,15 +33,20 @@ def test_a_missing_training_split_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_the_multilingual_ner_runs_second_with_its_own_tok2vec(tmp_path: Path) -> None:
     from scripts.assemble import assemble_pipeline
-    from tests.scripts.test_package import train_tiny_pipeline
+    from tests.scripts.test_package import train_tiny_ner, train_tiny_pipeline
 
     train_tiny_pipeline("de", tmp_path / "de" / "pipeline")
+    train_tiny_ner("xx", tmp_path / "xx" / "model-best", tmp_path / "xx" / "train.spacy")
     nlp = assemble_pipeline(tmp_path / "de" / "model-best", "de", tmp_path / "de" / "train.spacy",
-                            multilingual_dir=tmp_path / "de" / "model-best")
+                            multilingual_model=tmp_path / "xx" / "model-best")
     assert nlp.pipe_names[:3] == ["ner", "ner_multilingual", "deid_entity_bounds"]
     nlp.to_disk(tmp_path / "ensemble")
+    ensemble = spacy.load(tmp_path / "ensemble")
+    # the language's own tokenizer stays, not the multilingual model's
+    assert ensemble.config["nlp"]["tokenizer"]["lang"] == "de"
+    assert [t.text for t in ensemble.make_doc("z.B. heute")] == ["z.B.", "heute"]
     text = "Frau Erika Busch, geb. 07.07.1950, klagt über Schmerzen."
-    doc = spacy.load(tmp_path / "ensemble")(text)
+    doc = ensemble(text)
     assert ("Erika Busch", "NAME_PATIENT") in [(ent.text, ent.label_) for ent in doc.ents]
     assert "Busch" not in doc._.deid_text
 
@@ -52,7 +57,7 @@ def test_a_missing_multilingual_model_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "splits" / "de").mkdir(parents=True)
     (tmp_path / "splits" / "de" / "train.spacy").write_bytes(b"")
     result = run_cli([str(tmp_path / "training"), str(tmp_path / "splits"), "--langs", "de",
-                      "--multilingual-dir", str(tmp_path / "multi")])
+                      "--multilingual-model", str(tmp_path / "xx" / "model-best")])
     assert result.exit_code != 0
     assert "no multilingual pipeline at" in plain_output(result)
 

@@ -80,6 +80,14 @@ def small_ner_config() -> dict:
 
 def train_tiny_pipeline(lang: str, output: Path) -> None:
     """Train the tiny NER, assemble it as the `assemble` step does, save it to `output`."""
+    model_dir, train_path = output.parent / "model-best", output.parent / "train.spacy"
+    train_tiny_ner(lang, model_dir, train_path)
+    assemble_pipeline(model_dir, lang, train_path).to_disk(output)
+
+
+def train_tiny_ner(lang: str, model_dir: Path, train_path: Path) -> None:
+    """Train the tiny NER with the tokenizer of `lang` (`xx`: the multilingual one); save it
+    to `model_dir` and its training documents to `train_path`."""
     nlp = blank_deid(lang)
     nlp.add_pipe("ner", config=small_ner_config())
     examples = [Example.from_dict(nlp.make_doc(text), {"entities": ents})
@@ -89,11 +97,10 @@ def train_tiny_pipeline(lang: str, output: Path) -> None:
     for _ in range(60):
         rng.shuffle(examples)
         nlp.update(examples, drop=0.0, sgd=optimizer)
-    model_dir, train_path = output.parent / "model-best", output.parent / "train.spacy"
-    output.parent.mkdir(parents=True, exist_ok=True)
+    for folder in (model_dir.parent, train_path.parent):
+        folder.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(model_dir)
     DocBin(docs=[example.reference for example in examples]).to_disk(train_path)
-    assemble_pipeline(model_dir, lang, train_path).to_disk(output)
 
 
 def metrics_record(strict_f1: float = 0.8) -> dict:
