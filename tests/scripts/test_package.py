@@ -50,6 +50,7 @@ from scripts.package import (
     performance_from_metrics,
     wheel_file_name,
 )
+from tests.configs import blank_deid
 
 TRAIN_TEXTS: list[tuple[str, list[tuple[int, int, str]]]] = [
     ("Patientin Hanna Vogt wurde am 12.03.2020 aufgenommen.",
@@ -59,12 +60,6 @@ TRAIN_TEXTS: list[tuple[str, list[tuple[int, int, str]]]] = [
     ("Frau Erika Busch, geb. 07.07.1950, klagt über Schmerzen.",
      [(5, 16, "NAME_PATIENT"), (23, 33, "DATE")]),
 ]
-
-
-def blank_deid(lang: str) -> spacy.language.Language:
-    """A blank `xx` pipeline with the deid tokenizer for `lang`."""
-    return spacy.blank("xx", config={"nlp": {"tokenizer": {
-        "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": lang}}})
 
 
 def small_ner_config() -> dict:
