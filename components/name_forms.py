@@ -9,7 +9,9 @@ and are still plain to see, so a statistical model that misses them leaks them:
   `faker_names`); the name-like words right after it (a surname) join it;
 * a name with an initial after it, as in signature columns ("Hendlbein H. MBA",
   "Бринзей Б.", "الصواف ب."): up to `max_tokens` - 1 name-like words before a
-  one-letter abbreviation.
+  one-letter abbreviation. Where a model has already marked the initial alone as a
+  person ("H."), that entity takes the surname before it ("Hendlbein H."): otherwise
+  the anonymizer replaces the letter and leaves the surname.
 
 Name-like means letters, outside existing entities, capitalised in scripts with case,
 and not an ordinary word (seen `min_ordinary_count` times outside entities in the training
@@ -121,6 +123,7 @@ class NameForms(LearnedData):
 
     # -- finding --------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
+        doc.ents = [self.with_surname_before_initial(ent) for ent in doc.ents]
         taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
         found: list[Span] = []
         for token in doc:
@@ -161,13 +164,33 @@ class NameForms(LearnedData):
         end = initial_end(doc, token.i + 1) if token.i + 1 < len(doc) else None
         if end is None or any(i in taken for i in range(token.i + 1, end)):
             return None
+        start = self.surname_start(doc, token.i + 1, end, taken)
+        return None if start is None else Span(doc, start, end,
+                                               label=self.label_of(WITH_INITIAL))
+
+    def with_surname_before_initial(self, ent: Span) -> Span:
+        """A person entity that begins with an initial, grown to the surname before it."""
+        doc = ent.doc
+        if ent.label_ not in PERSON_LABELS or initial_end(doc, ent.start) is None:
+            return ent
+        taken = {i for other in doc.ents for i in range(other.start, other.end)}
+        start = self.surname_start(doc, ent.start, ent.end, taken)
+        return ent if start is None else Span(doc, start, ent.end, label=ent.label_)
+
+    def surname_start(self, doc: Doc, initial: int, end: int, taken: set[int]) -> int | None:
+        """The start of the name-like words right before the initial at token `initial`
+        (at most `max_tokens` - 1 tokens up to `end`), or None if the word before it is
+        not name-like."""
+        if initial == 0:
+            return None
+        token = doc[initial - 1]
         if len(token) < 2 or not is_name_like(token, taken, self.ordinary_words):
             return None
         start = token.i
         while (start > 0 and end - start < self.max_tokens - 1
                and is_name_like(doc[start - 1], taken, self.ordinary_words)):
             start -= 1
-        return Span(doc, start, end, label=self.label_of(WITH_INITIAL))
+        return start
 
     # -- serialisation (LearnedData) ------------------------------------------------
     def learned(self) -> dict:

@@ -61,6 +61,26 @@ def test_an_initial_the_tokenizer_splits_from_its_dot_counts():
         ("Handzlik H.", "NAME_DOCTOR")]
 
 
+def test_an_initial_already_marked_as_a_person_takes_the_surname_before_it():
+    text = "Orthoptistin: Quastenberg Q. MBA"
+    assert found(trained(), text, [("Q.", "NAME_DOCTOR")]) == [("Quastenberg Q.", "NAME_DOCTOR")]
+    # the label stays the one the entity had, and words after the initial stay in it
+    assert found(trained(), text, [("Q. MBA", "NAME_PATIENT")]) == [
+        ("Quastenberg Q. MBA", "NAME_PATIENT")]
+
+
+def test_an_initial_entity_keeps_its_edges_after_ordinary_words_and_other_labels():
+    nlp = trained()
+    # "Patientin" is an ordinary word of the training documents; "Q." as a title is no person
+    assert found(nlp, "Die Patientin Q. kam.", [("Q.", "NAME_PATIENT")]) == [
+        ("Q.", "NAME_PATIENT")]
+    assert found(nlp, "Orthoptistin: Quastenberg Q. MBA", [("Q.", "NAME_TITLE")]) == [
+        ("Q.", "NAME_TITLE")]
+    assert found(nlp, "Orthoptistin: Quastenberg Q. MBA",
+                 [("Quastenberg", "NAME_DOCTOR"), ("Q.", "NAME_DOCTOR")]) == [
+        ("Quastenberg", "NAME_DOCTOR"), ("Q.", "NAME_DOCTOR")]
+
+
 def test_one_default_label_can_be_changed_alone():
     nlp = trained(default_labels={"with_initial": "NAME_OTHER"})
     assert found(nlp, "Orthoptistin: Hendlbein H. MBA") == [("Hendlbein H.", "NAME_OTHER")]
