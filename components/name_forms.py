@@ -123,8 +123,9 @@ class NameForms(LearnedData):
 
     # -- finding --------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
-        doc.ents = [self.with_surname_before_initial(ent) for ent in doc.ents]
         taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+        doc.ents = [self.with_surname_before_initial(ent, taken) for ent in doc.ents]
+        taken.update(i for ent in doc.ents for i in range(ent.start, ent.end))
         found: list[Span] = []
         for token in doc:
             if token.i in taken:
@@ -168,12 +169,12 @@ class NameForms(LearnedData):
         return None if start is None else Span(doc, start, end,
                                                label=self.label_of(WITH_INITIAL))
 
-    def with_surname_before_initial(self, ent: Span) -> Span:
-        """A person entity that begins with an initial, grown to the surname before it."""
+    def with_surname_before_initial(self, ent: Span, taken: set[int]) -> Span:
+        """A person entity that begins with an initial, grown to the surname before it
+        (name-like words outside the `taken` tokens of the entities)."""
         doc = ent.doc
         if ent.label_ not in PERSON_LABELS or initial_end(doc, ent.start) is None:
             return ent
-        taken = {i for other in doc.ents for i in range(other.start, other.end)}
         start = self.surname_start(doc, ent.start, ent.end, taken)
         return ent if start is None else Span(doc, start, ent.end, label=ent.label_)
 
