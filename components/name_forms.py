@@ -6,7 +6,10 @@ and are still plain to see, so a statistical model that misses them leaks them:
 * a known first name ("Aktuell gehe es Maria gut", "Ольгу, дівчинку"): a word seen
   inside a person name in the training documents, or one of the language's first names
   in Faker's person provider (with the inflected forms the surrogate morphology knows;
-  `faker_names`); the name-like words right after it (a surname) join it;
+  `faker_names`); the name-like words right after it (a surname) join it. Mimesis's
+  longer first-name lists (also `faker_names`) hold ordinary words too ("Eylül", September),
+  so one of their names counts only in title case, in a script with case, and with a
+  surname after it ("Burcu Tandoğan");
 * a name with an initial after it, as in signature columns ("Hendlbein H. MBA",
   "Бринзей Б.", "الصواف ب."): up to `max_tokens` - 1 name-like words before a
   one-letter abbreviation. Where a model has already marked the initial alone as a
@@ -119,7 +122,15 @@ class NameForms(LearnedData):
         any form the surrogate morphology leads back to it ("Эльвиры" -> "Эльвира")."""
         if any(lemma in self.names for lemma in lemma_candidates(self.lang, word)):
             return True
-        return self.faker_names and bool(lexicon(self.lang).first_name_genders(self.lang, word))
+        return self.faker_names and bool(
+            lexicon(self.lang).first_name_genders(self.lang, word, other_lists=False))
+
+    def is_listed_first_name(self, word: str) -> bool:
+        """A title-case word of a script with case that Mimesis lists as a first name. Those
+        lists are long and hold ordinary words too ("Eylül", September), so such a word is a
+        name only with a surname after it (`known_name`)."""
+        return (self.faker_names and has_case(word) and word.istitle()
+                and bool(lexicon(self.lang).first_name_genders(self.lang, word)))
 
     # -- finding --------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
@@ -144,14 +155,19 @@ class NameForms(LearnedData):
         return self.labels.get(form, self.default_labels[form])
 
     def known_name(self, doc: Doc, token: Token, taken: set[int]) -> Span | None:
-        """A known first name with the name-like words right after it."""
-        if not (len(token) >= 3 and is_name_like(token, taken, self.ordinary_words)
-                and self.is_known_name(token.text)):
+        """A known first name with the name-like words right after it; a first name known
+        only from Mimesis's lists needs at least one such word (a surname)."""
+        if not (len(token) >= 3 and is_name_like(token, taken, self.ordinary_words)):
+            return None
+        known = self.is_known_name(token.text)
+        if not (known or self.is_listed_first_name(token.text)):
             return None
         end = token.i + 1
         while (end < len(doc) and end - token.i < self.max_tokens
                and self.may_follow_first_name(doc[end], taken)):
             end += 1
+        if not known and end == token.i + 1:
+            return None
         return Span(doc, token.i, end, label=self.label_of(FIRST_NAME))
 
     def may_follow_first_name(self, token: Token, taken: set[int]) -> bool:

@@ -27,6 +27,23 @@ FAKER_LOCALE_BY_LANGUAGE: dict[str, str] = {
 }
 assert set(FAKER_LOCALE_BY_LANGUAGE) == set(LANGUAGES)
 
+# Mimesis locales per project language. Their first-name lists add common names that
+# Faker's lack ("Burcu" in Turkish); Arabic takes every regional list.
+MIMESIS_LOCALES_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
+    "de": ("de", "de-at", "de-ch"),
+    "en": ("en", "en-au", "en-ca", "en-gb"),
+    "fr": ("fr",),
+    "it": ("it",),
+    "pl": ("pl",),
+    "ru": ("ru",),
+    "uk": ("uk",),
+    "tr": ("tr",),
+    "ar": ("ar", "ar-ae", "ar-dz", "ar-eg", "ar-jo", "ar-kw", "ar-ma", "ar-om", "ar-qa",
+           "ar-sa", "ar-sy", "ar-tn", "ar-ye"),
+    "fa": ("fa",),
+}
+assert set(MIMESIS_LOCALES_BY_LANGUAGE) == set(LANGUAGES)
+
 # Digit systems found in the corpus; dates and shapes are written back in the original's.
 DIGIT_SYSTEMS: dict[str, str] = {
     "latin": "0123456789",

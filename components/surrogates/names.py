@@ -2,7 +2,7 @@
 
 Each mention is split into words; every word gets a role (first name, surname,
 patronymic, initial, or a title/particle kept as it is) from the document's earlier
-mentions, Faker's first-name lists, patronymic endings and word order. Roles map
+mentions, Faker's and Mimesis's first-name lists, patronymic endings and word order. Roles map
 independently and consistently within a document (surname key -> surrogate surname,
 first-name key -> surrogate first name), so `Jan Kowalski`, `Kowalski`, `KOWALSKI Jan`,
 `J. Kowalski` and the inflected `Pana Kowalskiego` all become the same surrogate person.
@@ -15,14 +15,22 @@ re-harmonized; letter case (UPPERCASE letterheads) is kept.
 from __future__ import annotations
 
 import importlib
+import json
 import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
+from mimesis.constants import DATADIR as MIMESIS_DATA
+
 from ..name_spelling import spelling_key
-from .common import FAKER_LOCALE_BY_LANGUAGE, load_resource, match_case
+from .common import (
+    FAKER_LOCALE_BY_LANGUAGE,
+    MIMESIS_LOCALES_BY_LANGUAGE,
+    load_resource,
+    match_case,
+)
 from .morphology import (
     choose_case,
     detect_cases,
@@ -47,18 +55,23 @@ TOKEN_PATTERN = re.compile(rf"(?P<word>{WORD}(?:['’](?P<suffix>{WORD}))?)|(?P<
 
 @dataclass
 class Lexicon:
-    """First names by gender, surnames and patronymics for one language, from Faker."""
+    """First names by gender, surnames and patronymics for one language, from Faker; and
+    Mimesis's first names, which are only recognised (with their gender), never generated."""
 
     first: dict[str, tuple[str, ...]]
     surnames: dict[str, tuple[str, ...]]
     patronymics: tuple[str, ...]
     gender_by_name: dict[str, set[str]]
+    other_gender_by_name: dict[str, set[str]] = field(default_factory=dict)
 
-    def first_name_genders(self, lang: str, word: str) -> set[str]:
-        """The genders of the known first names `word` can be a form of (empty if none)."""
+    def first_name_genders(self, lang: str, word: str, other_lists: bool = True) -> set[str]:
+        """The genders of the known first names `word` can be a form of (empty if none);
+        with `other_lists`, Mimesis's first names count too."""
         genders: set[str] = set()
         for lemma in lemma_candidates(lang, word.replace("ё", "е"), "first"):
             genders |= self.gender_by_name.get(lemma, set())
+            if other_lists:
+                genders |= self.other_gender_by_name.get(lemma, set())
         return genders
 
 
@@ -68,6 +81,29 @@ def _names(provider: type, *attributes: str) -> tuple[str, ...]:
         names = getattr(provider, attribute, ())
         values += list(names.keys() if isinstance(names, dict) else names)
     return tuple(dict.fromkeys(name for name in values if name and " " not in name.strip()))
+
+
+def mimesis_first_names(lang: str) -> dict[str, tuple[str, ...]]:
+    """First names by gender ("F", "M") in Mimesis's person data for `lang`'s locales. They
+    only tell that a word is a first name, and of which gender: surrogates come from Faker."""
+    names: dict[str, list[str]] = {"F": [], "M": []}
+    for locale in MIMESIS_LOCALES_BY_LANGUAGE[lang]:
+        path = MIMESIS_DATA / locale / "person.json"
+        if path.exists():
+            data = json.loads(path.read_text(encoding="utf-8")).get("names", {})
+            names["F"] += (name.strip() for name in data.get("female", []))
+            names["M"] += (name.strip() for name in data.get("male", []))
+    return {gender: tuple(dict.fromkeys(name for name in found if name and " " not in name))
+            for gender, found in names.items()}
+
+
+def genders_by_name(first: dict[str, tuple[str, ...]]) -> dict[str, set[str]]:
+    """Lower-cased first name -> its genders, from first names by gender."""
+    genders: dict[str, set[str]] = {}
+    for gender, names in first.items():
+        for name in names:
+            genders.setdefault(name.lower(), set()).add(gender)
+    return genders
 
 
 @cache
@@ -85,10 +121,7 @@ def lexicon(lang: str) -> Lexicon:
         "F": first["F"] + tuple(extra.get("first_female", ())),
         "M": first["M"] + tuple(extra.get("first_male", ())),
     }
-    gender_by_name: dict[str, set[str]] = {}
-    for gender, names in first.items():
-        for name in names:
-            gender_by_name.setdefault(name.lower(), set()).add(gender)
+    gender_by_name = genders_by_name(first)
     usable_first = {
         g: tuple(n for n in names if is_declinable(lang, n, "first", g)) or names
         for g, names in first.items()
@@ -105,7 +138,8 @@ def lexicon(lang: str) -> Lexicon:
     pools["any"] = [n for pool in pools.values() for n in pool] or list(surnames)
     patronymics = tuple(n for n in _names(provider, "middle_names_male") if n.endswith("ич"))
     return Lexicon(
-        usable_first, {k: tuple(v) for k, v in pools.items()}, patronymics, gender_by_name
+        usable_first, {k: tuple(v) for k, v in pools.items()}, patronymics, gender_by_name,
+        genders_by_name(mimesis_first_names(lang)),
     )
 
 

@@ -40,6 +40,15 @@ def test_inflected_forms_of_a_known_name_are_known():
     assert found(nlp, "Состояние Эльвиры стабильно.") == [("Эльвиры", "NAME_PATIENT")]
 
 
+def test_a_first_name_only_mimesis_lists_needs_a_surname_after_it():
+    nlp = trained("tr", training=[])
+    assert found(nlp, "Saygılarımızla\nBurcu Tandoğan\nServis Hekimi") == [
+        ("Burcu Tandoğan", "NAME_PATIENT")]
+    # "Eylül" (September) is a first name in those lists too
+    assert found(nlp, "Eylül 2028'den itibaren okula gidecek.") == []
+    assert found(nlp, "BURCU TANDOĞAN") == []
+
+
 def test_faker_names_can_be_switched_off():
     assert found(trained(faker_names=False), "Aktuell gehe es Maria gut.") == []
 

@@ -3,13 +3,14 @@
 import random
 
 import pytest
+from spacy_deid.labels import LANGUAGES
 from spacy_deid.surrogates.morphology import (
     detect_cases,
     inflect,
     lemma_candidates,
     turkish_suffix,
 )
-from spacy_deid.surrogates.names import NameSurrogates
+from spacy_deid.surrogates.names import NameSurrogates, lexicon, mimesis_first_names
 
 
 def _names(lang: str) -> NameSurrogates:
@@ -33,6 +34,22 @@ def test_gender_cues_are_kept():
     male = names.surrogate("Nowak", "Pan ", "")
     assert female.endswith(("ska", "cka", "dzka"))
     assert not male.endswith("ska")
+
+
+def test_a_first_name_only_mimesis_lists_keeps_its_gender():
+    turkish = lexicon("tr")
+    assert turkish.first_name_genders("tr", "Burcu", other_lists=False) == set()
+    assert turkish.first_name_genders("tr", "Burcu") == {"F"}
+    for seed in range(5):
+        first = NameSurrogates("tr", random.Random(seed)).surrogate("Burcu Tandoğan", "", "")
+        assert "F" in turkish.first_name_genders("tr", first.split()[0], other_lists=False)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_mimesis_has_first_names_of_both_genders_for_every_language(lang):
+    names = mimesis_first_names(lang)
+    assert len(names["F"]) > 100 and len(names["M"]) > 100
+    assert not any(" " in name for name in names["F"] + names["M"])
 
 
 def test_polish_cases_follow_the_original():
