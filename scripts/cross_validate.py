@@ -22,10 +22,10 @@ import typer
 from spacy.tokens import DocBin
 
 try:
-    from scripts.split import load_docs
+    from scripts.split import check_fold, load_docs
 except ImportError:  # run as `python scripts/cross_validate.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from scripts.split import load_docs
+    from scripts.split import check_fold, load_docs
 
 
 # File name suffix of the folds over the training letters only.
@@ -47,8 +47,7 @@ def write_training_folds(splits_dir: Path, lang: str, n_folds: int, fold: int,
     """Write `output_dir/<lang>/{train,dev,test}.spacy` for one fold over the training
     letters of the document split in `splits_dir`: letter i is in fold i mod `n_folds`, fold
     `fold` is the test set, the others train; dev is the document split's own dev set."""
-    if not 0 <= fold < n_folds:
-        raise typer.BadParameter(f"--fold must be in 0..{n_folds - 1}, not {fold}")
+    check_fold(n_folds, fold)
     letters = load_docs(splits_dir / lang / "train.spacy")
     if len(letters) < n_folds:
         raise typer.BadParameter(f"{lang}: {len(letters)} training letters cannot make "

@@ -61,11 +61,16 @@ def assign_documents(doc_ids_by_lang: dict[str, list[str]], ratios: tuple[float,
     return assignment
 
 
+def check_fold(n_folds: int, fold: int) -> None:
+    """Refuse a test fold outside 0..n_folds - 1."""
+    if not 0 <= fold < n_folds:
+        raise typer.BadParameter(f"--fold must be in 0..{n_folds - 1}, not {fold}")
+
+
 def assign_folds(doc_ids_by_lang: dict[str, list[str]], n_folds: int, fold: int,
                  seed: int) -> dict[str, str]:
     """Document name -> split for one fold of k-fold cross-validation over documents."""
-    if not 0 <= fold < n_folds:
-        raise typer.BadParameter(f"--fold must be in 0..{n_folds - 1}, not {fold}")
+    check_fold(n_folds, fold)
     assignment: dict[str, str] = {}
     for _, doc_ids in sorted(group_by_languages(doc_ids_by_lang).items()):
         shuffled = list(doc_ids)
