@@ -62,7 +62,7 @@ class Lexicon:
     surnames: dict[str, tuple[str, ...]]
     patronymics: tuple[str, ...]
     gender_by_name: dict[str, set[str]]
-    other_gender_by_name: dict[str, set[str]] = field(default_factory=dict)
+    other_gender_by_name: dict[str, set[str]]
 
     def first_name_genders(self, lang: str, word: str, other_lists: bool = True) -> set[str]:
         """The genders of the known first names `word` can be a form of (empty if none);
