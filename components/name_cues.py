@@ -21,7 +21,7 @@ hand-written word list and works for any language with a training split:
 * `particles`: lower-case words seen inside person names ("von", "de"), allowed within;
 * `inverted_names`: whether "Surname, Firstname" (one word each side of a comma) was seen
   at least `min_cue_count` times as one person name ("Patientin: Albers, Beate"); then
-  a one-word name after a cue takes the word after its comma too.
+  a one-word name, after a cue or found by the NER, takes the word after its comma too.
 
 At run time, next to every cue, the run of up to `max_tokens` name-like tokens (letters,
 not a common word, capitalised in scripts with case, outside existing entities) becomes
@@ -60,6 +60,12 @@ def is_name_word(text: str) -> bool:
 def entity_cue(label: str) -> str:
     """The cue key of an entity next to a name: "<NAME_TITLE>", "<LOCATION_STREET>"."""
     return f"<{label}>"
+
+
+def written_as_first_name(word: str, surname: str) -> bool:
+    """Whether `word` is cased like a first name after `surname`: in title case, in
+    capitals after a surname in capitals, or in a script without case."""
+    return word.istitle() or (word.isupper() and surname.isupper()) or word.lower() == word
 
 
 def entity_index(doc: Doc) -> dict[int, Span]:
@@ -249,6 +255,7 @@ class NameCues(LearnedData):
     def __call__(self, doc: Doc) -> Doc:
         if not (self.cues_before or self.cues_after):
             return doc
+        self.complete_inverted_names(doc)
         entity_of = entity_index(doc)
         taken = set(entity_of)
         found: list[Span] = []
@@ -297,9 +304,22 @@ class NameCues(LearnedData):
         name = self.run_from(doc, i, taken, label)
         return self.with_first_name(doc, name, taken) if name is not None else None
 
+    def complete_inverted_names(self, doc: Doc) -> None:
+        """Grow every one-word person entity that a comma and a name word follow to
+        "Surname, Firstname" (the NER often marks only "Albers" in "Albers, Beate"), where
+        the training letters write names that way."""
+        if not self.inverted_names:
+            return
+        taken = set(entity_index(doc))
+        grown = [self.with_first_name(doc, ent, taken) if ent.label_ in PERSON_LABELS else ent
+                 for ent in doc.ents]
+        if any(new.end != ent.end for new, ent in zip(grown, doc.ents, strict=True)):
+            doc.ents = grown
+
     def with_first_name(self, doc: Doc, name: Span, taken: set[int]) -> Span:
-        """`name` and, for a one-word name followed by a comma and one name word, that word
-        too ("Albers, Beate"), where the training letters write names that way."""
+        """`name` and, for a one-word name followed by a comma and one name word written
+        like a first name, that word too ("Albers, Beate", "ALBERS, BEATE"; not the degree
+        in "Henley, MBA"), where the training letters write names that way."""
         if not self.inverted_names or len(name) != 1:
             return name
         comma = next_word(doc, name.end, 1)
@@ -307,6 +327,8 @@ class NameCues(LearnedData):
             return name
         first = next_word(doc, comma + 1, 1)
         if first >= len(doc) or not self.is_name_token(doc[first], taken):
+            return name
+        if not written_as_first_name(doc[first].text, name.text):
             return name
         return Span(doc, name.start, first + 1, label=name.label_)
 

@@ -167,6 +167,23 @@ def test_surname_comma_first_name_after_a_cue_is_one_name_where_training_writes_
     assert found(trained(training=FIELDS), text) == [("Zitteraal, Marie", "NAME_PATIENT")]
 
 
+def test_a_surname_the_ner_found_alone_takes_the_first_name_after_its_comma():
+    nlp = trained(training=FIELDS)
+    text = "Kontrolle bei Zitteraal, Marie am Montag."
+    assert found(nlp, text, [("Zitteraal", "NAME_PATIENT")]) == [
+        ("Zitteraal, Marie", "NAME_PATIENT")]
+    upper = "Kontrolle bei ZITTERAAL, MARIE am Montag."
+    assert found(nlp, upper, [("ZITTERAAL", "NAME_PATIENT")]) == [
+        ("ZITTERAAL, MARIE", "NAME_PATIENT")]
+
+
+def test_a_degree_after_the_comma_is_not_a_first_name():
+    nlp = trained(training=FIELDS)
+    for degree in ("MBA", "PhD"):
+        text = f"Gesehen von Henley, {degree} am Montag."
+        assert found(nlp, text, [("Henley", "NAME_DOCTOR")]) == [("Henley", "NAME_DOCTOR")]
+
+
 def test_without_inverted_names_in_training_the_name_stops_at_the_comma():
     training = [
         ("Patientin: Albers, geb. 1950", [("Albers", "NAME_PATIENT")]),
