@@ -12,6 +12,8 @@ hand-written word list and works for any language with a training split:
   ("hasta:", "Patientin:"; the word alone is too common to be a cue) or an entity
   ("<NAME_TITLE>", "<LOCATION_STREET>"); before a title, the title's own words and the
   word before the title count too ("Grüßen" in "Mit freundlichen Grüßen / Dr. Crohn");
+  before a name that opens a line, so does the line above it (a closing formula); at run
+  time such a line cue takes only a name of two or more words that fills its line;
   whitespace, and one `,` `(` `:` after a name, are looked past;
 * `joiners`: a word or a column gap (two or more spaces) seen at least `min_cue_count`
   times between two entities of one label ("und", "و"); a name after a person entity
@@ -49,6 +51,10 @@ COMMAS = frozenset({",", "\u060c"})
 # Whitespace with two or more spaces and no line break between two names (signature
 # columns: "Prof. Dr. Ali Demir      Can Yıldız"), as a joiner key.
 COLUMN_GAP = "<GAP>"
+# A closing formula or role line before a name line, as a cue key (see `line_cues`).
+LINE_CUE = "<LINE>"
+MAX_LINE_CUE = 60
+LINE_END_PUNCTUATION = ",;\u060c\u061b "
 NAME_WORD = re.compile(r"^\w+(?:[-'\u2019\u200c]\w+)*\.?$")
 
 
@@ -108,6 +114,36 @@ def field_label(doc: Doc, colon: int) -> str | None:
     if i < 0 or doc[i].text == ":":
         return None
     return f"{doc[i].lower_}:"
+
+
+def line_cues(doc: Doc) -> dict[int, str]:
+    """Token index -> cue key of the line above, for every token that opens a line: that
+    line, blank lines skipped, lower-cased, without a final comma, up to `MAX_LINE_CUE`
+    characters ("<LINE>mit freundlichen grüßen"). A closing formula announces the name on
+    the next line."""
+    text = doc.text
+    cues = {}
+    for token in doc[1:]:
+        if token.is_space or "\n" not in doc[token.i - 1].text_with_ws:
+            continue
+        line_start = text.rfind("\n", 0, token.idx) + 1
+        if text[line_start : token.idx].strip():
+            continue
+        end = line_start - 1
+        while end > 0 and text[end - 1].isspace():
+            end -= 1
+        previous = text[text.rfind("\n", 0, end) + 1 : end].strip().rstrip(LINE_END_PUNCTUATION)
+        if previous and len(previous) <= MAX_LINE_CUE:
+            cues[token.i] = LINE_CUE + " ".join(previous.lower().split())
+    return cues
+
+
+def ends_line(doc: Doc, end: int) -> bool:
+    """Whether only one `,` and whitespace stand between token `end` and the line's end."""
+    if end < len(doc) and doc[end].text in COMMAS:
+        end += 1
+    return end >= len(doc) or "\n" in doc[end - 1].whitespace_ or (
+        doc[end].is_space and "\n" in doc[end].text)
 
 
 def is_inverted_name(ent: Span) -> bool:
@@ -178,13 +214,15 @@ class NameCues(LearnedData):
             seen.update(entity_cue(ent.label_) for ent in doc.ents)
             seen.update(token.lower_ for token in doc)
             seen.update(filter(None, (field_label(doc, token.i) for token in doc)))
+            lines = line_cues(doc)
+            seen.update(lines.values())
             people = [ent for ent in doc.ents if ent.label_ in PERSON_LABELS]
             inverted += sum(is_inverted_name(ent) for ent in people)
             for ent in people:
                 for token in ent:
                     if token.is_lower and token.is_alpha:
                         particles[token.lower_] += 1
-                for cue in self.cues_before_name(doc, ent.start, entity_of):
+                for cue in self.cues_before_name(doc, ent.start, entity_of, lines):
                     before[cue][ent.label_] += 1
                 cue = self.cue_after(doc, ent.end, entity_of)
                 if cue is not None:
@@ -231,17 +269,18 @@ class NameCues(LearnedData):
             return entity_cue(entity_of[i].label_)
         return field_label(doc, i) or doc[i].lower_
 
-    def cues_before_name(self, doc: Doc, start: int, entity_of: dict[int, Span]) -> list[str]:
+    def cues_before_name(self, doc: Doc, start: int, entity_of: dict[int, Span],
+                         lines: dict[int, str]) -> list[str]:
         """The cue keys before a name: the one next to it and, when that is a title, also
         the title's own words (for a title the NER missed) and the word before the title
         ("Mit freundlichen Grüßen / Dr. med. Crohn")."""
         cue = self.cue_before(doc, start, entity_of)
         if cue != entity_cue("NAME_TITLE"):
-            return [cue] if cue is not None else []
+            return [key for key in (cue, lines.get(start)) if key is not None]
         title = entity_of[next_word(doc, start - 1, -1)]
         cues = [cue, *(token.lower_ for token in title if not token.is_space)]
-        before_title = self.cue_before(doc, title.start, entity_of)
-        return [*cues, before_title] if before_title is not None else cues
+        before_title = [self.cue_before(doc, title.start, entity_of), lines.get(title.start)]
+        return [*cues, *(key for key in before_title if key is not None)]
 
     @staticmethod
     def cue_after(doc: Doc, end: int, entity_of: dict[int, Span]) -> str | None:
@@ -257,6 +296,7 @@ class NameCues(LearnedData):
             return doc
         self.complete_inverted_names(doc)
         entity_of = entity_index(doc)
+        lines = line_cues(doc)
         taken = set(entity_of)
         found: list[Span] = []
 
@@ -272,6 +312,9 @@ class NameCues(LearnedData):
             if key in self.cues_after:
                 add(self.name_before(doc, ent.start, taken, self.cues_after[key]))
         for token in doc:
+            line = lines.get(token.i)
+            if line in self.cues_before:
+                add(self.name_line(doc, token.i, taken, entity_of, self.cues_before[line]))
             if token.i in entity_of:
                 continue
             cue = field_label(doc, token.i) or token.lower_
@@ -315,6 +358,15 @@ class NameCues(LearnedData):
                  for ent in doc.ents]
         if any(new.end != ent.end for new, ent in zip(grown, doc.ents, strict=True)):
             doc.ents = grown
+
+    def name_line(self, doc: Doc, start: int, taken: set[int], entity_of: dict[int, Span],
+                  label: str) -> Span | None:
+        """The name of a line after a line cue, when it fills the rest of the line (past
+        titles) with two or more words: a signature line, not "Signature:" or "Sincerely"."""
+        name = self.name_after(doc, start, taken, entity_of, label)
+        if name is None or len(name) < 2 or not ends_line(doc, name.end):
+            return None
+        return name
 
     def with_first_name(self, doc: Doc, name: Span, taken: set[int]) -> Span:
         """`name` and, for a one-word name followed by a comma and one name word written

@@ -203,3 +203,35 @@ def test_cues_saved_before_inverted_names_existed_still_load():
     cues.load_learned(data)
     assert cues.inverted_names is False
     assert cues.cues_before["patientin:"] == "NAME_PATIENT"
+
+
+# The line is a cue; its last word alone is not ("Grüßen" stands elsewhere too).
+SIGNED = [
+    (f"Befund {i}.\n\nMit freundlichen Grüßen\n\n{name}", [(name, "NAME_DOCTOR")])
+    for i, name in enumerate(["Ole Brandt", "Ina Wolff"])
+] + [("Viele Grüßen kamen. Die Grüßen gingen. Mit freundlichen Grüßen, sagte er.", [])]
+
+
+def test_a_closing_formula_line_is_learned_as_a_cue_for_the_name_line_after_it():
+    nlp = trained(training=SIGNED)
+    cues = nlp.get_pipe("deid_name_cues")
+    assert cues.cues_before["<LINE>mit freundlichen grüßen"] == "NAME_DOCTOR"
+    assert "grüßen" not in cues.cues_before
+    # a trailing comma and blank lines do not change the cue
+    text = "Befund.\nMit freundlichen Grüßen,\n\n\nKai Zitteraal\n"
+    assert found(nlp, text) == [("Kai Zitteraal", "NAME_DOCTOR")]
+
+
+def test_a_line_cue_takes_only_a_line_that_is_a_name_of_two_words_or_more():
+    nlp = trained(training=SIGNED)
+    for line in ("Zitteraal", "Unterschrift: Kai Zitteraal", "Kai Zitteraal war hier"):
+        text = f"Befund.\nMit freundlichen Grüßen\n{line}\nKlinik"
+        assert found(nlp, text) == [], line
+
+
+def test_line_cues_need_a_line_that_opens_after_the_cue_line():
+    from spacy_deid.name_cues import line_cues
+
+    doc = blank("de").make_doc("Mit freundlichen Grüßen\n\n  Kai Zitteraal")
+    assert {doc[i].text: key for i, key in line_cues(doc).items()} == {
+        "Kai": "<LINE>mit freundlichen grüßen"}
