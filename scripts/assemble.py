@@ -2,8 +2,9 @@
 
 `training/<lang>/model-best` (tok2vec + ner) becomes `training/<lang>/pipeline` with
 `deid_entity_bounds` (entities cut at paragraph breaks), `deid_name_cues` (names next to
-cue words) and `deid_name_forms` (known first names, names with an initial), both learned
-from `SPLITS_DIR/<lang>/train.spacy`,
+cue words), `deid_name_forms` (known first names, names with an initial) and
+`deid_id_cues` (ward, room and clinic codes next to cue words), all three learned from
+`SPLITS_DIR/<lang>/train.spacy`,
 `deid_mention_propagation` (further mentions of detected names, places and IDs),
 `deid_presidio_patterns` (merged into `doc.ents` under its merge policy) and
 `deid_anonymizer` added, and the meta name `deid_<lang>`, so `spacy package` names it
@@ -77,7 +78,8 @@ def add_second_ner(nlp: Language, model_dir: Path, name: str) -> None:
 def assemble_pipeline(model_dir: Path, lang: str, train_path: Path,
                       multilingual_model: Path | None = None) -> Language:
     """Load a trained NER pipeline and add the rule-based detectors and the anonymizer;
-    `deid_name_cues` and `deid_name_forms` learn from the training documents at `train_path`.
+    `deid_name_cues`, `deid_name_forms` and `deid_id_cues` learn from the training documents
+    at `train_path`.
     With `multilingual_model`, its NER runs second (`ner_multilingual`)."""
     nlp = spacy.load(model_dir)
     if multilingual_model is not None:
@@ -88,6 +90,8 @@ def assemble_pipeline(model_dir: Path, lang: str, train_path: Path,
     cues.initialize(lambda: examples, nlp=nlp)
     forms = nlp.add_pipe("deid_name_forms", config={"lang": lang})
     forms.initialize(lambda: examples, nlp=nlp)
+    codes = nlp.add_pipe("deid_id_cues")
+    codes.initialize(lambda: examples, nlp=nlp)
     nlp.add_pipe("deid_mention_propagation", config={"lang": lang})
     nlp.add_pipe("deid_presidio_patterns", config={"lang": lang})
     nlp.add_pipe("deid_anonymizer", config={"lang": lang})

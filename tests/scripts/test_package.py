@@ -286,7 +286,7 @@ def test_packaged_pipeline_installs_loads_by_name_and_deidentifies(tmp_path: Pat
     assert built["skipped"][0]["lang"] == "en"
     assert sum(req.startswith("spacy-deid") for req in record["requirements"]) == 1
     assert record["pipeline"] == ["ner", "deid_entity_bounds", "deid_name_cues",
-                                  "deid_name_forms",
+                                  "deid_name_forms", "deid_id_cues",
                                   "deid_mention_propagation",
                                   "deid_presidio_patterns", "deid_anonymizer"]
     assert record["performance"]["relaxed_micro_f1"] == pytest.approx(0.92)

@@ -1,0 +1,154 @@
+"""The `deid_id_cues` component: ward, room and clinic codes announced by the words around them.
+
+Clinical letters name wards, rooms and clinics by short codes ("Station 6A", "Zimmer 316",
+"Klinik II", "oda: 316", "3B numaralı servis"). The annotation counts them as IDs, and
+they identify a stay, but a code alone looks like any number. This component learns from
+annotated training documents (`initialize`) which words stand near such codes when they
+are IDs:
+
+* `cues_before`: a word among the `window` words before a code-shaped ID;
+* `cues_after`: the word right after a code-shaped ID (Turkish "numaralı").
+
+A word becomes a cue where it stood next to a code-shaped ID in at least `min_documents`
+training documents and at least `min_ratio` of the code-shaped tokens next to it were IDs.
+At run time, every code-shaped word outside the existing entities with a cue next to it
+becomes an `ID` entity. Code-shaped: a Roman numeral of two or more letters ("II"), or up
+to four digits in any script with at most two letters before or after them and an
+optional hyphen ("316", "6A", "B42", "O-14", "۳۱۶"); the word may be several tokens
+("6" "A"), written without space between them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+from spacy.training import Example
+
+from .learned_data import LearnedData
+
+CODE = re.compile(r"^(?:[IVX]{2,5}|[^\W\d_]{0,2}-?\d{1,4}[^\W\d_]{0,2})$")
+
+
+def is_code(text: str) -> bool:
+    """A Roman numeral, or a short number with at most two letters around it."""
+    return CODE.match(text) is not None
+
+
+def code_spans(doc: Doc, excluded: set[int]) -> Iterator[tuple[int, int]]:
+    """(start, end) token ranges of the code-shaped words of `doc` outside the `excluded`
+    tokens. A word is a run of tokens written without space between them ("6" "A",
+    "O" "-" "14"), without punctuation at its edges ("B42" in "B42,")."""
+    i = 0
+    while i < len(doc):
+        j = i
+        while j + 1 < len(doc) and not doc[j].whitespace_ and not doc[j + 1].is_space:
+            j += 1
+        start, end = i, j + 1
+        while end > start and doc[end - 1].is_punct:
+            end -= 1
+        while start < end and doc[start].is_punct:
+            start += 1
+        if (end > start and excluded.isdisjoint(range(start, end))
+                and is_code(doc[start:end].text.rstrip("."))):
+            yield start, end
+        i = j + 1
+
+
+def context_words(doc: Doc, start: int, end: int, window: int) -> tuple[list[str], str | None]:
+    """The lower-cased words (no punctuation, whitespace or numbers) among the `window`
+    tokens before token `start`, and the word right after token `end` if there is one."""
+    before = [token.lower_ for token in doc[max(0, start - window - 1) : start] if is_word(token)]
+    after = next((token for token in doc[end : end + 2] if not token.is_space), None)
+    return before[-window:], after.lower_ if after is not None and after.is_alpha else None
+
+
+def is_word(token: Token) -> bool:
+    """A token that can be a cue word: not whitespace, punctuation or a number."""
+    return not (token.is_space or token.is_punct or token.like_num)
+
+
+class IdCues(LearnedData):
+    """Mark code-shaped tokens next to learned cue words as IDs (see the module docstring)."""
+
+    data_file = "id_cues.json"
+    factory = "deid_id_cues"
+
+    def __init__(self, name: str, window: int, min_documents: int, min_ratio: float) -> None:
+        if window < 1 or min_documents < 1:
+            raise ValueError("deid_id_cues: window and min_documents must be >= 1")
+        if not 0 < min_ratio <= 1:
+            raise ValueError(f"deid_id_cues: min_ratio must be in (0, 1], not {min_ratio}")
+        self.name = name
+        self.window = window
+        self.min_documents = min_documents
+        self.min_ratio = min_ratio
+        self.cues_before: set[str] = set()
+        self.cues_after: set[str] = set()
+
+    # -- learning -----------------------------------------------------------------
+    def initialize(self, get_examples: Callable[[], Iterable[Example]],
+                   nlp: Language | None = None) -> None:
+        """Learn the cue words from the reference documents."""
+        self.learn([example.reference for example in get_examples()])
+
+    def learn(self, docs: Iterable[Doc]) -> None:
+        """Count, over gold documents, the words around code-shaped tokens that are IDs
+        and around those outside any entity."""
+        near: dict[str, Counter] = {"before": Counter(), "after": Counter()}
+        near_id: dict[str, Counter] = {"before": Counter(), "after": Counter()}
+        id_documents: dict[str, dict[str, set[int]]] = {"before": defaultdict(set),
+                                                         "after": defaultdict(set)}
+        for number, doc in enumerate(docs):
+            ids = {i for ent in doc.ents if ent.label_ == "ID" for i in range(ent.start, ent.end)}
+            others = {i for ent in doc.ents for i in range(ent.start, ent.end)} - ids
+            for start, end in code_spans(doc, others):
+                before, after = context_words(doc, start, end, self.window)
+                for side, words in (("before", set(before)), ("after", {after} - {None})):
+                    near[side].update(words)
+                    if ids.issuperset(range(start, end)):
+                        near_id[side].update(words)
+                        for word in words:
+                            id_documents[side][word].add(number)
+        self.cues_before, self.cues_after = (
+            {word for word, count in near_id[side].items()
+             if len(id_documents[side][word]) >= self.min_documents
+             and count / near[side][word] >= self.min_ratio}
+            for side in ("before", "after"))
+
+    # -- finding --------------------------------------------------------------------
+    def __call__(self, doc: Doc) -> Doc:
+        if not (self.cues_before or self.cues_after):
+            return doc
+        taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+        found = []
+        for start, end in code_spans(doc, taken):
+            before, after = context_words(doc, start, end, self.window)
+            if self.cues_before.intersection(before) or after in self.cues_after:
+                found.append(Span(doc, start, end, label="ID"))
+        if found:
+            doc.ents = sorted([*doc.ents, *found], key=lambda span: span.start)
+        return doc
+
+    # -- serialisation (LearnedData) ------------------------------------------------
+    def learned(self) -> dict:
+        """What `initialize` learned, as JSON-ready data."""
+        return {"cues_before": sorted(self.cues_before), "cues_after": sorted(self.cues_after)}
+
+    def load_learned(self, data: dict) -> None:
+        """Restore what `learned` returned."""
+        self.cues_before = set(data.get("cues_before", []))
+        self.cues_after = set(data.get("cues_after", []))
+
+
+@Language.factory(
+    "deid_id_cues",
+    default_config={"window": 2, "min_documents": 2, "min_ratio": 0.5},
+)
+def make_id_cues(nlp: Language, name: str, window: int, min_documents: int,
+                 min_ratio: float) -> IdCues:
+    """Factory of `deid_id_cues`; call `initialize` (or load) to give it its cues."""
+    return IdCues(name, window, min_documents, min_ratio)
