@@ -59,8 +59,9 @@ def code_spans(doc: Doc, excluded: set[int]) -> Iterator[tuple[int, int]]:
 
 
 def context_words(doc: Doc, start: int, end: int, window: int) -> tuple[list[str], str | None]:
-    """The lower-cased words (no punctuation, whitespace or numbers) among the `window`
-    tokens before token `start`, and the word right after token `end` if there is one."""
+    """The last `window` lower-cased words (no punctuation, whitespace or numbers) among the
+    `window + 1` tokens before token `start`, and the first token after the code, past
+    whitespace, when it is a word of letters."""
     before = [token.lower_ for token in doc[max(0, start - window - 1) : start] if is_word(token)]
     after = next((token for token in doc[end : end + 2] if not token.is_space), None)
     return before[-window:], after.lower_ if after is not None and after.is_alpha else None
@@ -72,7 +73,7 @@ def is_word(token: Token) -> bool:
 
 
 class IdCues(LearnedData):
-    """Mark code-shaped tokens next to learned cue words as IDs (see the module docstring)."""
+    """Mark code-shaped words next to learned cue words as IDs (see the module docstring)."""
 
     data_file = "id_cues.json"
     factory = "deid_id_cues"
@@ -96,8 +97,8 @@ class IdCues(LearnedData):
         self.learn([example.reference for example in get_examples()])
 
     def learn(self, docs: Iterable[Doc]) -> None:
-        """Count, over gold documents, the words around code-shaped tokens that are IDs
-        and around those outside any entity."""
+        """Count, over gold documents, the words around code-shaped words that are IDs and
+        around those outside any entity."""
         near: dict[str, Counter] = {"before": Counter(), "after": Counter()}
         near_id: dict[str, Counter] = {"before": Counter(), "after": Counter()}
         id_documents: dict[str, dict[str, set[int]]] = {"before": defaultdict(set),
