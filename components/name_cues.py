@@ -142,8 +142,7 @@ def ends_line(doc: Doc, end: int) -> bool:
     """Whether only one `,` and whitespace stand between token `end` and the line's end."""
     if end < len(doc) and doc[end].text in COMMAS:
         end += 1
-    return end >= len(doc) or "\n" in doc[end - 1].whitespace_ or (
-        doc[end].is_space and "\n" in doc[end].text)
+    return end >= len(doc) or (doc[end].is_space and "\n" in doc[end].text)
 
 
 def is_inverted_name(ent: Span) -> bool:
@@ -273,7 +272,8 @@ class NameCues(LearnedData):
                          lines: dict[int, str]) -> list[str]:
         """The cue keys before a name: the one next to it and, when that is a title, also
         the title's own words (for a title the NER missed) and the word before the title
-        ("Mit freundlichen Grüßen / Dr. med. Crohn")."""
+        ("Mit freundlichen Grüßen / Dr. med. Crohn"); and the line cue (`lines`) where the
+        name, or its title, opens a line."""
         cue = self.cue_before(doc, start, entity_of)
         if cue != entity_cue("NAME_TITLE"):
             return [key for key in (cue, lines.get(start)) if key is not None]
