@@ -28,6 +28,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.training import Example
 
+from .entities import add_entities, entity_tokens
 from .learned_data import LearnedData
 
 CODE = re.compile(r"^(?:[IVX]{2,5}|[^\W\d_]{0,2}-?\d{1,4}[^\W\d_]{0,2})$")
@@ -105,7 +106,7 @@ class IdCues(LearnedData):
                                                          "after": defaultdict(set)}
         for number, doc in enumerate(docs):
             ids = {i for ent in doc.ents if ent.label_ == "ID" for i in range(ent.start, ent.end)}
-            others = {i for ent in doc.ents for i in range(ent.start, ent.end)} - ids
+            others = entity_tokens(doc) - ids
             for start, end in code_spans(doc, others):
                 before, after = context_words(doc, start, end, self.window)
                 for side, words in (("before", set(before)), ("after", {after} - {None})):
@@ -124,14 +125,12 @@ class IdCues(LearnedData):
     def __call__(self, doc: Doc) -> Doc:
         if not (self.cues_before or self.cues_after):
             return doc
-        taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
         found = []
-        for start, end in code_spans(doc, taken):
+        for start, end in code_spans(doc, entity_tokens(doc)):
             before, after = context_words(doc, start, end, self.window)
             if self.cues_before.intersection(before) or after in self.cues_after:
                 found.append(Span(doc, start, end, label="ID"))
-        if found:
-            doc.ents = sorted([*doc.ents, *found], key=lambda span: span.start)
+        add_entities(doc, found)
         return doc
 
     # -- serialisation (LearnedData) ------------------------------------------------

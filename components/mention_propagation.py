@@ -20,6 +20,7 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
+from .entities import add_entities, entity_tokens
 from .labels import PERSON_LABELS, validate_label, validate_language
 from .name_spelling import spelling_key
 from .surrogates.morphology import lemma_candidates
@@ -75,7 +76,7 @@ class MentionPropagation:
             return doc
         longest = max(len(form) for form in forms)
         lemma_labels = self.person_lemmas(forms)
-        taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+        taken = entity_tokens(doc)
         lowered = [token.lower_ for token in doc]
         found: list[Span] = []
         i = 0
@@ -95,8 +96,7 @@ class MentionPropagation:
             found.append(match)
             taken.update(range(match.start, match.end))
             i = match.end
-        if found:
-            doc.ents = sorted([*doc.ents, *found], key=lambda span: span.start)
+        add_entities(doc, found)
         return doc
 
     def inflected_name_label(self, token: Token, forms: dict[tuple[str, ...], str],

@@ -41,6 +41,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.training import Example
 
+from .entities import add_entities, entity_tokens
 from .labels import PERSON_LABELS
 from .learned_data import LearnedData
 from .mention_propagation import may_start_name
@@ -325,8 +326,7 @@ class NameCues(LearnedData):
         people = [span for span in [*doc.ents, *found] if span.label_ in PERSON_LABELS]
         for person in sorted(people, key=lambda span: span.start):
             add(self.joined_name(doc, person, taken))
-        if found:
-            doc.ents = sorted([*doc.ents, *found], key=lambda span: span.start)
+        add_entities(doc, found)
         return doc
 
     def name_after(self, doc: Doc, start: int, taken: set[int], entity_of: dict[int, Span],
@@ -353,7 +353,7 @@ class NameCues(LearnedData):
         the training letters write names that way."""
         if not self.inverted_names:
             return
-        taken = set(entity_index(doc))
+        taken = entity_tokens(doc)
         grown = [self.with_first_name(doc, ent, taken) if ent.label_ in PERSON_LABELS else ent
                  for ent in doc.ents]
         if any(new.end != ent.end for new, ent in zip(grown, doc.ents, strict=True)):

@@ -37,6 +37,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.training import Example
 
+from .entities import add_entities, entity_tokens
 from .labels import PERSON_LABELS, validate_label, validate_language
 from .learned_data import LearnedData
 from .name_cues import is_name_like, learn_common_words
@@ -134,9 +135,9 @@ class NameForms(LearnedData):
 
     # -- finding --------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
-        taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+        taken = entity_tokens(doc)
         doc.ents = [self.with_surname_before_initial(ent, taken) for ent in doc.ents]
-        taken.update(i for ent in doc.ents for i in range(ent.start, ent.end))
+        taken |= entity_tokens(doc)
         found: list[Span] = []
         for token in doc:
             if token.i in taken:
@@ -146,8 +147,7 @@ class NameForms(LearnedData):
             if span is not None:
                 found.append(span)
                 taken.update(range(span.start, span.end))
-        if found:
-            doc.ents = sorted([*doc.ents, *found], key=lambda span: span.start)
+        add_entities(doc, found)
         return doc
 
     def label_of(self, form: str) -> str:
