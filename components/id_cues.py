@@ -100,26 +100,26 @@ class IdCues(LearnedData):
     def learn(self, docs: Iterable[Doc]) -> None:
         """Count, over gold documents, the words around code-shaped words that are IDs and
         around those outside any entity."""
-        near: dict[str, Counter] = {"before": Counter(), "after": Counter()}
-        near_id: dict[str, Counter] = {"before": Counter(), "after": Counter()}
-        id_documents: dict[str, dict[str, set[int]]] = {"before": defaultdict(set),
-                                                         "after": defaultdict(set)}
+        near: Counter = Counter()  # (side, word) -> code-shaped words it stood next to
+        near_id: Counter = Counter()  # (side, word) -> ... of them IDs
+        id_documents: dict[tuple[str, str], set[int]] = defaultdict(set)
         for number, doc in enumerate(docs):
             ids = {i for ent in doc.ents if ent.label_ == "ID" for i in range(ent.start, ent.end)}
             others = entity_tokens(doc) - ids
             for start, end in code_spans(doc, others):
                 before, after = context_words(doc, start, end, self.window)
-                for side, words in (("before", set(before)), ("after", {after} - {None})):
-                    near[side].update(words)
-                    if ids.issuperset(range(start, end)):
-                        near_id[side].update(words)
-                        for word in words:
-                            id_documents[side][word].add(number)
-        self.cues_before, self.cues_after = (
-            {word for word, count in near_id[side].items()
-             if len(id_documents[side][word]) >= self.min_documents
-             and count / near[side][word] >= self.min_ratio}
-            for side in ("before", "after"))
+                keys = {("before", word) for word in before}
+                keys |= {("after", after)} if after is not None else set()
+                near.update(keys)
+                if ids.issuperset(range(start, end)):
+                    near_id.update(keys)
+                    for key in keys:
+                        id_documents[key].add(number)
+        cues = {key for key, count in near_id.items()
+                if len(id_documents[key]) >= self.min_documents
+                and count / near[key] >= self.min_ratio}
+        self.cues_before = {word for side, word in cues if side == "before"}
+        self.cues_after = {word for side, word in cues if side == "after"}
 
     # -- finding --------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
