@@ -1,4 +1,5 @@
-"""Throughput of a trained pipeline on one CPU core, in tokens per second.
+"""Throughput of a trained pipeline on one CPU core (or a GPU fed by one core), in tokens
+per second.
 
 Pins the process to one core and every thread pool (torch, OpenMP/BLAS through
 numpy) to one thread, warms the pipeline up, then times `nlp.pipe` over the texts of a
@@ -8,6 +9,8 @@ DocBin several times and records the median and best rate in `metrics/throughput
 Usage::
 
     python scripts/benchmark.py training/de/model-best corpus/de/test.spacy --name de-cpu
+    python scripts/benchmark.py training/de/model-best corpus/de/test.spacy --name de-gpu \
+        --gpu-id 0
 """
 
 from __future__ import annotations
@@ -48,6 +51,23 @@ def limit_to_one_core() -> dict[str, Any]:
         torch.set_num_threads(1)
         settings["torch_threads"] = torch.get_num_threads()
     return settings
+
+
+def select_device(gpu_id: int) -> dict[str, Any]:
+    """Run spaCy on GPU `gpu_id`, or on the CPU for -1; return the device for the record.
+    A GPU that spaCy cannot use is a clear error, not a silent CPU run."""
+    if gpu_id < 0:
+        return {"device": "cpu"}
+    import spacy
+
+    try:
+        spacy.require_gpu(gpu_id)
+    except (ValueError, ImportError) as err:
+        raise ValueError(f"GPU {gpu_id} is not usable by spaCy (it needs cupy and a CUDA "
+                         f"build of torch): {err}") from err
+    import torch
+
+    return {"device": f"gpu:{gpu_id}", "gpu": torch.cuda.get_device_name(gpu_id)}
 
 
 def read_texts(path: Path) -> list[str]:
@@ -121,13 +141,16 @@ def update_throughput_file(path: Path, entry: Mapping[str, Any]) -> dict[str, An
 
 
 def benchmark_pipeline(model: Path, data: Path, name: str | None = None, repeats: int = 3,
-                       warmup: int = 20, batch_size: int = 64) -> dict[str, Any]:
-    """Load the pipeline, limit it to one core, and return its throughput entry."""
+                       warmup: int = 20, batch_size: int = 64,
+                       gpu_id: int = -1) -> dict[str, Any]:
+    """Load the pipeline on the chosen device, limit it to one core, and return its
+    throughput entry."""
     settings = limit_to_one_core()
     import spacy
 
     if not Path(model).exists():
         raise FileNotFoundError(f"Pipeline directory not found: {model}")
+    settings.update(select_device(gpu_id))
     texts = read_texts(Path(data))
     nlp = spacy.load(model)
     result = measure_throughput(nlp, texts, repeats=repeats, warmup=warmup,
@@ -161,15 +184,18 @@ def main(
     repeats: Annotated[int, typer.Option("--repeats", help="Timed passes over the data")] = 3,
     warmup: Annotated[int, typer.Option("--warmup", help="Texts processed before timing")] = 20,
     batch_size: Annotated[int, typer.Option("--batch-size", help="nlp.pipe batch size")] = 64,
+    gpu_id: Annotated[int, typer.Option("--gpu-id", help="GPU id, -1 for the CPU")] = -1,
 ) -> None:
-    """Measure one-core throughput of MODEL on the texts of DATA and record it."""
+    """Measure the throughput of MODEL on the texts of DATA (one core, or a GPU) and
+    record it."""
     try:
-        entry = benchmark_pipeline(model, data, name, repeats, warmup, batch_size)
+        entry = benchmark_pipeline(model, data, name, repeats, warmup, batch_size, gpu_id)
         update_throughput_file(output, entry)
     except (FileNotFoundError, ValueError) as err:
         typer.echo(f"Error: {err}", err=True)
         raise typer.Exit(code=1) from err
-    typer.echo(f"{entry['name']}: {entry['tokens_per_second']:,.0f} tokens/s on one core "
+    typer.echo(f"{entry['name']}: {entry['tokens_per_second']:,.0f} tokens/s on "
+               f"{entry['device']} with one core "
                f"({entry['n_tokens']} tokens x {repeats}) -> {output}")
 
 

@@ -11,8 +11,14 @@ import pytest
 import spacy
 import srsly
 from spacy.tokens import DocBin
+from thinc.util import has_cupy_gpu
 
-from scripts.benchmark import measure_throughput, read_texts, update_throughput_file
+from scripts.benchmark import (
+    measure_throughput,
+    read_texts,
+    select_device,
+    update_throughput_file,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 TEXTS = ["Max Muster kam am 01.02.2020.", "Dr. Anna Beispiel, Tel. 030 1234567.", "Keine."]
@@ -83,6 +89,16 @@ def test_read_texts_names_a_missing_file(tmp_path):
         read_texts(tmp_path / "missing.spacy")
 
 
+def test_select_device_keeps_the_cpu_for_minus_one():
+    assert select_device(-1) == {"device": "cpu"}
+
+
+@pytest.mark.skipif(has_cupy_gpu, reason="a GPU is usable here")
+def test_select_device_refuses_a_gpu_that_is_not_there():
+    with pytest.raises(ValueError, match="GPU 0 is not usable by spaCy"):
+        select_device(0)
+
+
 def test_cli_benchmarks_a_saved_pipeline(tmp_path):
     nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {
         "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": "de"}}})
@@ -105,6 +121,7 @@ def test_cli_benchmarks_a_saved_pipeline(tmp_path):
     assert entry["tokens_per_second"] > 0
     assert len(entry["seconds"]) == 2
     assert entry["threads"] == 1
+    assert entry["device"] == "cpu"
     assert len(entry.get("cpu_affinity", [0])) == 1
     assert entry["components"] == ["entity_ruler"]
     assert "scripts/benchmark.py" in entry["command"]
