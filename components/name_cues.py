@@ -295,7 +295,7 @@ class NameCues(LearnedData):
     def __call__(self, doc: Doc) -> Doc:
         if not (self.cues_before or self.cues_after):
             return doc
-        self.complete_inverted_names(doc)
+        self.repair_person_entities(doc)
         entity_of = entity_index(doc)
         lines = line_cues(doc)
         taken = set(entity_of)
@@ -347,17 +347,25 @@ class NameCues(LearnedData):
         name = self.run_from(doc, i, taken, label)
         return self.with_first_name(doc, name, taken) if name is not None else None
 
-    def complete_inverted_names(self, doc: Doc) -> None:
-        """Grow every one-word person entity that a comma and a name word follow to
-        "Surname, Firstname" (the NER often marks only "Albers" in "Albers, Beate"), where
-        the training letters write names that way."""
-        if not self.inverted_names:
-            return
+    def repair_person_entities(self, doc: Doc) -> None:
+        """Mend two slips of the NER in person entities, where the training letters show
+        the pattern: a learned joiner taken as the last word ("Aydoğdu ve" in "Dr. Aydoğdu ve
+        Kahveci") is dropped, so that the joined name after it is found; a one-word name
+        that a comma and a name word follow grows to "Surname, Firstname" (the NER often
+        marks only "Albers" in "Albers, Beate")."""
         taken = entity_tokens(doc)
-        grown = [self.with_first_name(doc, ent, taken) if ent.label_ in PERSON_LABELS else ent
-                 for ent in doc.ents]
-        if any(new.end != ent.end for new, ent in zip(grown, doc.ents, strict=True)):
-            doc.ents = grown
+        repaired = [self.repaired(doc, ent, taken) if ent.label_ in PERSON_LABELS else ent
+                    for ent in doc.ents]
+        if any((new.start, new.end) != (ent.start, ent.end)
+               for new, ent in zip(repaired, doc.ents, strict=True)):
+            doc.ents = repaired
+
+    def repaired(self, doc: Doc, person: Span, taken: set[int]) -> Span:
+        """`person` without a trailing joiner word, or grown by its first name."""
+        last = person[-1]
+        if len(person) > 1 and last.lower_ in self.joiners and last.text == last.lower_:
+            return Span(doc, person.start, person.end - 1, label=person.label_)
+        return self.with_first_name(doc, person, taken)
 
     def name_line(self, doc: Doc, start: int, taken: set[int], entity_of: dict[int, Span],
                   label: str) -> Span | None:

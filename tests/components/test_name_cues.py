@@ -62,6 +62,19 @@ def test_a_joined_second_name_gets_the_label_of_the_first():
         ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Wantzer", "NAME_DOCTOR")]
 
 
+
+def test_a_joiner_the_ner_took_into_a_name_is_dropped_and_the_joined_name_found():
+    nlp = trained()
+    text = "Dr. Seiler und Wantzer melden sich."
+    assert found(nlp, text, [("Dr.", "NAME_TITLE"), ("Seiler und", "NAME_DOCTOR")]) == [
+        ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Wantzer", "NAME_DOCTOR")]
+
+
+def test_a_capitalised_word_like_a_joiner_stays_in_the_name():
+    nlp = trained()
+    assert found(nlp, "Herr Peter UND kam.", [("Peter UND", "NAME_PATIENT")]) == [
+        ("Peter UND", "NAME_PATIENT")]
+
 def test_common_words_lowercase_words_and_existing_entities_are_never_names():
     nlp = trained()
     assert found(nlp, "Sehr geehrte Frau Kollegin, danke.") == []
