@@ -3,7 +3,8 @@
 The component runs a real Presidio `AnalyzerEngine` over the document with the
 recognizers of `presidio_recognizers.build_recognizers(lang)` (Presidio's
 predefined phone / e-mail / URL / IBAN / IP / credit-card and country-specific
-recognizers, plus the project's own date, postal-code and case-number patterns).
+recognizers, plus the project's own date, postal-code, case-number and dictation-sign
+patterns).
 No Presidio NLP model is loaded: the spaCy Doc itself supplies the tokens that
 Presidio's context enhancer reads, so nothing is downloaded.
 
@@ -59,7 +60,8 @@ MERGE_POLICIES: tuple[str, ...] = ("ner_first", "patterns_first", "longest")
 
 # Labels this component can produce.
 PATTERN_LABELS: tuple[str, ...] = ("DATE", "ID", "CONTACT_PHONE", "CONTACT_FAX",
-                                   "CONTACT_EMAIL", "CONTACT_URL", "LOCATION_ZIP")
+                                   "CONTACT_EMAIL", "CONTACT_URL", "LOCATION_ZIP",
+                                   "NAME_USERNAME")
 
 # How far back (in characters, on the same line) a fax or phone word is looked for.
 FAX_LOOKBACK_CHARS = 40

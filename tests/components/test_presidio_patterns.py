@@ -75,6 +75,16 @@ def test_locale_formats(lang, text, expected):
         assert item in found, (item, found)
 
 
+@pytest.mark.parametrize("lang, text, expected", [
+    ("tr", "Uzm. Dr. Sevda Kılıçarslan\nSevK. 06.06.2012", [("SevK.", "NAME_USERNAME")]),
+    ("ru", "Диктовал: ЛанА. 12.03.2024", [("ЛанА.", "NAME_USERNAME")]),
+    ("de", "Befund TypI und MioE ohne Punkt, USA. und McD. auch nicht.", []),
+])
+def test_dictation_signs(lang, text, expected):
+    found = [ent for ent in ents(pipeline(lang)(text)) if ent[1] == "NAME_USERNAME"]
+    assert found == expected
+
+
 def test_digit_normalization_keeps_offsets():
     text = "۲۰۲۴/۱۱/۰۵ ٣٤"
     normalized = normalize_digits(text)
