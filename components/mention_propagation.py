@@ -11,8 +11,11 @@ by up to `max_suffix` more letters counts too, for inflected forms ("Marijas",
 "Kowalskiego", "Иванову"); 0 turns that off. With `lang` set, a word that the surrogate
 morphology leads back to the same nominative counts as well ("Эльвира" -> "Эльвиры",
 "Фёдорова" -> "Фёдоровой"; Polish, Russian, Ukrainian), and in Arabic and Persian another
-spelling of the same name ("ياسمين" -> "ياسمن", `name_spelling`). Existing entities always
-win; new spans only fill gaps.
+spelling of the same name ("ياسمين" -> "ياسمن", `name_spelling`). A patient's initial that
+opens a line, followed by a word that is not capitalised ("E. yaklaşık L5 seviyesinde…",
+"ن. با اسپینا بیفیدا…"), is the patient too: the training letters of every language name
+their patient so, and no other such initial there matches a patient. Existing entities
+always win; new spans only fill gaps.
 """
 
 from __future__ import annotations
@@ -96,6 +99,8 @@ class MentionPropagation:
             found.append(match)
             taken.update(range(match.start, match.end))
             i = match.end
+        if "NAME_PATIENT" in self.labels:
+            found.extend(patient_initials(doc, taken))
         add_entities(doc, found)
         return doc
 
@@ -133,6 +138,26 @@ class MentionPropagation:
         if any(i in taken for i in range(start, start + size)):
             return False
         return may_start_name(doc[start].text)
+
+
+def opens_line(doc: Doc, i: int) -> bool:
+    """Whether token `i` is the first word of its line."""
+    return i == 0 or "\n" in doc[i - 1].text_with_ws
+
+
+def patient_initials(doc: Doc, taken: set[int]) -> list[Span]:
+    """One-letter initials ("E.") of a detected patient's name words that open a line and
+    come before a word that is not capitalised (a verb, not the surname of "M. Parkinson")."""
+    initials = {token.text[0] for ent in doc.ents if ent.label_ == "NAME_PATIENT"
+                for token in ent if token.is_alpha}
+    found = []
+    for token in doc[:-1]:
+        following = doc[token.i + 1]
+        if (len(token.text) == 2 and token.text[1] == "." and token.text[0] in initials
+                and token.i not in taken and opens_line(doc, token.i)
+                and following.is_alpha and not following.text[0].isupper()):
+            found.append(Span(doc, token.i, token.i + 1, label="NAME_PATIENT"))
+    return found
 
 
 @Language.factory(

@@ -114,3 +114,30 @@ def test_with_lang_forms_with_a_changed_ending_are_added(lang, text, name, infle
 def test_an_unknown_lang_is_refused():
     with pytest.raises(ValueError, match="xx"):
         pipeline("de", {"lang": "xx"})
+
+
+@pytest.mark.parametrize("lang, text, patient, initial", [
+    ("tr", "Hastamız Elif Acar hakkında.\nİlk başvuru:\nE. yaklaşık L5 seviyesinde.",
+     "Elif Acar", "E."),
+    ("fa", "بیمار نازنین بیگدلی\nنخستین مراجعه:\nن. با اسپینا بیفیدا", "نازنین بیگدلی", "ن."),
+])
+def test_a_patient_initial_opening_a_line_before_a_lowercase_word_is_the_patient(
+        lang, text, patient, initial):
+    doc = with_entities(pipeline(lang), text, [(patient, "NAME_PATIENT")])
+    assert (initial, "NAME_PATIENT") in [(e.text, e.label_) for e in doc.ents]
+
+
+@pytest.mark.parametrize("text", [
+    "Frau Maria Huber kam.\nM. Parkinson ist bekannt.",  # a capitalised word follows
+    "Frau Maria Huber kam.\nZ. n. Operation.",           # not the patient's initial
+    "Frau Maria Huber kam. Siehe M. wird besprochen.",   # not at the start of a line
+])
+def test_other_initials_are_left_alone(text):
+    doc = with_entities(pipeline("de"), text, [("Maria Huber", "NAME_PATIENT")])
+    assert [e.text for e in doc.ents] == ["Maria Huber"]
+
+
+def test_initials_need_the_patient_label_in_labels():
+    nlp = pipeline("tr", {"labels": ["NAME_DOCTOR"]})
+    doc = with_entities(nlp, "Elif Acar\nE. yaklaşık", [("Elif Acar", "NAME_PATIENT")])
+    assert [e.text for e in doc.ents] == ["Elif Acar"]
