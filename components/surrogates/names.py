@@ -297,8 +297,9 @@ class NameSurrogates:
         return self.keyed_rng(*parts) if self.keyed_rng else self.rng
 
     def _draw(self, names: tuple[str, ...], original: Word, *parts: str) -> str:
-        """A name unlike the original: another key, neither containing the other, and not
-        a word of any original in the document (see `avoid`)."""
+        """A name unlike the original: another key, another initial (so that no initial
+        of the original comes back through "E." or "SevK."), neither containing the other,
+        and not a word of any original in the document (see `avoid`)."""
         rng = self._rng(*parts)
         base = original.base.lower()
         choice = names[0]
@@ -307,7 +308,8 @@ class NameSurrogates:
             lowered = choice.lower()
             if (
                 self._key(choice) != original.key
-                and (not base or (base not in lowered and lowered not in base))
+                and (not base or (base not in lowered and lowered not in base
+                                  and lowered[:1] != base[:1]))
                 and lowered not in self.avoid
             ):
                 return choice
@@ -344,7 +346,7 @@ class NameSurrogates:
         if surname and len(initials) > 1 and word is initials[1] and self.lang in ("ru", "uk"):
             patronymic_key = self.registry.patronymic_by_surname.get(surname.key)
             if patronymic_key is not None:
-                role_word = Word(0, 0, "", "", role="patronymic", key=patronymic_key)
+                role_word = Word(0, 0, "", patronymic_key, role="patronymic", key=patronymic_key)
                 return self._surrogate_base(role_word, gender)[:1]
         first_key = self.registry.first_by_surname.get(surname.key) if surname else None
         if first_key is None:
@@ -357,7 +359,8 @@ class NameSurrogates:
                 None,
             )
         if first_key is not None:
-            base = self._surrogate_base(Word(0, 0, "", "", role="first", key=first_key), gender)
+            first = Word(0, 0, "", first_key, role="first", key=first_key)
+            base = self._surrogate_base(first, gender)
             return base[:1]
         letter = word.base.lower()
         if letter not in self.registry.letters:

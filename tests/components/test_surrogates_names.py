@@ -124,6 +124,22 @@ def test_every_language_gives_a_different_name(lang):
     assert not set(original.split()) & set(new.split())
 
 
+@pytest.mark.parametrize("lang, originals", [
+    ("tr", ["Elif Acar", "Sevda Kılıçarslan", "Emre Aksu", "Ayşe Yılmaz"]),
+    ("fa", ["نازنین بیگدلی", "حبیبی کریمه", "مریم احمدی"]),
+    ("de", ["Beate Albers", "Hans Meier", "Inge Crohn", "Max Muster"]),
+])
+@pytest.mark.parametrize("seed", range(5))
+def test_no_surrogate_word_starts_with_the_original_words_initial(lang, originals, seed):
+    names = NameSurrogates(lang, random.Random(seed))
+    for original in originals:
+        new = names.surrogate(original, "", "")
+        for old_word, new_word in zip(original.split(), new.split(), strict=True):
+            assert new_word[0].lower() != old_word[0].lower(), (original, new)
+        initial = names.surrogate(f"{original[0]}.", "", "")
+        assert initial[0].lower() != original[0].lower()
+
+
 @pytest.mark.parametrize("mention", ["Dossier : 205718364093", "4711", "Zimmer 12 Meier"])
 def test_no_digit_of_a_name_mention_survives(mention):
     surrogate = _names("fr").surrogate(mention, "", "")
