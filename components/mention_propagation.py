@@ -150,6 +150,8 @@ def patient_initials(doc: Doc, taken: set[int]) -> list[Span]:
     come before a word that is not capitalised (a verb, not the surname of "M. Parkinson")."""
     initials = {token.text[0] for ent in doc.ents if ent.label_ == "NAME_PATIENT"
                 for token in ent if token.is_alpha}
+    if not initials:
+        return []
     found = []
     for token in doc[:-1]:
         following = doc[token.i + 1]

@@ -44,7 +44,7 @@ from spacy.training import Example
 from .entities import add_entities, entity_tokens
 from .labels import PERSON_LABELS
 from .learned_data import LearnedData
-from .mention_propagation import may_start_name
+from .mention_propagation import may_start_name, opens_line
 
 # Punctuation between a name and the cue after it: "Utz, * 3.4.1959", "اوحدی، متولد".
 SKIPPED_AFTER_NAME = frozenset({",", "(", ":", "\u060c"})
@@ -125,7 +125,7 @@ def line_cues(doc: Doc) -> dict[int, str]:
     text = doc.text
     cues = {}
     for token in doc[1:]:
-        if token.is_space or "\n" not in doc[token.i - 1].text_with_ws:
+        if token.is_space or not opens_line(doc, token.i):
             continue
         line_start = text.rfind("\n", 0, token.idx) + 1
         if text[line_start : token.idx].strip():

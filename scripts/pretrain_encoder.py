@@ -24,20 +24,17 @@ import srsly
 import typer
 from spacy_deid.labels import parse_language_codes
 
+from scripts.split import load_docs
+
 PIECES_PER_CHUNK = 126  # plus [CLS] and [SEP]: 128, the window of configs/transformer.cfg
 
 
 def read_training_texts(splits_dir: Path, langs: list[str]) -> list[str]:
     """The texts of `<splits_dir>/<lang>/train.spacy` for every language."""
-    from spacy.tokens import DocBin
-    from spacy.vocab import Vocab
-
     missing = [lang for lang in langs if not (splits_dir / lang / "train.spacy").is_file()]
     if missing:
         raise FileNotFoundError(f"no training split for {', '.join(missing)} in {splits_dir}")
-    vocab = Vocab()
-    return [doc.text for lang in langs
-            for doc in DocBin().from_disk(splits_dir / lang / "train.spacy").get_docs(vocab)]
+    return [doc.text for lang in langs for doc in load_docs(splits_dir / lang / "train.spacy")]
 
 
 def train_tokenizer(texts: list[str], vocab_size: int, folder: Path):
