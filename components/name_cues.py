@@ -15,9 +15,11 @@ hand-written word list and works for any language with a training split:
   before a name that opens a line, so does the line above it (a closing formula); at run
   time such a line cue takes only a name of two or more words that fills its line;
   whitespace, and one `,` `(` `:` after a name, are looked past;
-* `joiners`: a word or a column gap (two or more spaces) seen at least `min_cue_count`
-  times between two entities of one label ("und", "و"); a name after a person entity
-  and a joiner is a person of the same label ("Drs. Seiler und Wantzer");
+* `joiners`: a word or a column gap (a tab, or two or more spaces, within a line) seen
+  at least `min_cue_count` times between two entities of one label, a title before the
+  second one counting as part of it ("und", "و", the gap in "Dr. Kunz <tab> Dr. Lange");
+  a name after a person entity and a joiner is a person of the same label ("Drs. Seiler
+  und Wantzer");
 * `common_words`: words seen at least `min_common_count` times outside any entity and
   never inside a person name: these never become names;
 * `particles`: lower-case words seen inside person names ("von", "de"), allowed within;
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
@@ -49,8 +51,8 @@ from .mention_propagation import may_start_name, opens_line
 # Punctuation between a name and the cue after it: "Utz, * 3.4.1959", "اوحدی، متولد".
 SKIPPED_AFTER_NAME = frozenset({",", "(", ":", "\u060c"})
 COMMAS = frozenset({",", "\u060c"})
-# Whitespace with two or more spaces and no line break between two names (signature
-# columns: "Prof. Dr. Ali Demir      Can Yıldız"), as a joiner key.
+# Whitespace with a tab or two or more spaces and no line break between two names
+# (signature columns: "Prof. Dr. Ali Demir      Can Yıldız"), as a joiner key.
 COLUMN_GAP = "<GAP>"
 # A closing formula or role line before a name line, as a cue key (see `line_cues`).
 LINE_CUE = "<LINE>"
@@ -146,6 +148,20 @@ def ends_line(doc: Doc, end: int) -> bool:
     return end >= len(doc) or (doc[end].is_space and "\n" in doc[end].text)
 
 
+def between_same_labels(doc: Doc) -> Iterator[Span]:
+    """What stands between neighbouring entities of one label, for learning joiners; a
+    title right before the second one belongs to it ("Dr. Kaya <tab> Dr. Aksoy": the tab)."""
+    ents = doc.ents
+    for i, left in enumerate(ents[:-1]):
+        right = ents[i + 1]
+        start = right.start
+        if (right.label_ == "NAME_TITLE" and left.label_ != "NAME_TITLE" and i + 2 < len(ents)
+                and next_word(doc, right.end, 1) == ents[i + 2].start):
+            right = ents[i + 2]
+        if left.label_ == right.label_:
+            yield doc[left.end:start]
+
+
 def is_inverted_name(ent: Span) -> bool:
     """"Surname, Firstname": one name word, a comma, one name word."""
     words = [token for token in ent if not token.is_space]
@@ -227,11 +243,10 @@ class NameCues(LearnedData):
                 cue = self.cue_after(doc, ent.end, entity_of)
                 if cue is not None:
                     after[cue][ent.label_] += 1
-            for left, right in zip(doc.ents, doc.ents[1:], strict=False):
-                if left.label_ == right.label_:
-                    joiner = self.joiner_key(doc[left.end:right.start])
-                    if joiner:
-                        joiners[joiner] += 1
+            for between in between_same_labels(doc):
+                joiner = self.joiner_key(between)
+                if joiner:
+                    joiners[joiner] += 1
         self.cues_before = self.select_cues(before, seen)
         self.cues_after = self.select_cues(after, seen)
         self.joiners = {word for word, count in joiners.items() if count >= self.min_cue_count}
@@ -250,11 +265,13 @@ class NameCues(LearnedData):
 
     @staticmethod
     def joiner_key(between: Span) -> str | None:
-        """What joins two entities of one label: one word ("und", "و") or a column gap."""
+        """What joins two entities of one label: one word ("und", "و") or a column gap
+        (a tab, or two or more spaces, without a line break)."""
         words = [token for token in between if not token.is_space]
         if len(words) == 1 and words[0].is_alpha:
             return words[0].lower_
-        if not words and between.text.count(" ") >= 2 and "\n" not in between.text:
+        gap = between.text
+        if not words and "\n" not in gap and ("\t" in gap or gap.count(" ") >= 2):
             return COLUMN_GAP
         return None
 

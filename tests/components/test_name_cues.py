@@ -63,6 +63,27 @@ def test_a_joined_second_name_gets_the_label_of_the_first():
 
 
 
+SIGNATURE_COLUMNS = [
+    ("Dr. Kunz\tDr. Lange", [("Dr.", "NAME_TITLE"), ("Kunz", "NAME_DOCTOR"),
+                             ("Dr.", "NAME_TITLE"), ("Lange", "NAME_DOCTOR")]),
+    ("Dr. Wolf \tHaas", [("Dr.", "NAME_TITLE"), ("Wolf", "NAME_DOCTOR"),
+                          ("Haas", "NAME_DOCTOR")]),
+]
+
+
+def test_a_tab_between_signature_columns_is_learned_as_a_joiner_past_the_title():
+    nlp = trained(training=TRAINING[:3] + SIGNATURE_COLUMNS)
+    assert "<GAP>" in nlp.get_pipe("deid_name_cues").joiners
+    text = "Dr. Seiler \tWantzer\nKlinik"
+    assert found(nlp, text, [("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR")]) == [
+        ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Wantzer", "NAME_DOCTOR")]
+
+
+def test_one_column_of_a_kind_is_not_enough_to_learn_the_gap():
+    nlp = trained(training=TRAINING[:3] + SIGNATURE_COLUMNS[:1])
+    assert "<GAP>" not in nlp.get_pipe("deid_name_cues").joiners
+
+
 def test_a_joiner_the_ner_took_into_a_name_is_dropped_and_the_joined_name_found():
     nlp = trained()
     text = "Dr. Seiler und Wantzer melden sich."
