@@ -5,24 +5,29 @@ and are still plain to see, so a statistical model that misses them leaks them:
 
 * a known first name ("Aktuell gehe es Maria gut", "Ольгу, дівчинку"): a word seen
   inside a person name in the training documents, or one of the language's first names
-  in Faker's person provider (with the inflected forms the surrogate morphology knows;
-  `faker_names`); the name-like words right after it (a surname) join it. Mimesis's
+  in Faker's person provider and the project's list of common first names Faker lacks
+  (with the inflected forms the surrogate morphology knows; `faker_names`); the
+  name-like words right after it (a surname) join it. Mimesis's
   longer first-name lists (also `faker_names`) hold ordinary words too ("Eylül", September),
   so one of their names counts only in title case, in a script with case, and with a
   surname after it ("Burcu Tandoğan");
 * a name with an initial after it, as in signature columns ("Hendlbein H. MBA",
   "Бринзей Б.", "الصواف ب."): up to `max_tokens` - 1 name-like words before a
   one-letter abbreviation. Where a model has already marked the initial alone as a
-  person ("H."), that entity takes the surname before it ("Hendlbein H."): otherwise
-  the anonymizer replaces the letter and leaves the surname.
+  person ("H."), that entity takes the surname before it ("Hendlbein H."), or, with no
+  name word before it, the name word after it ("Dr. H. Müller", "دکتر ب. صفایی"):
+  otherwise the anonymizer replaces the letter and leaves the surname.
 
 Name-like means letters, outside existing entities, capitalised in scripts with case,
 and not an ordinary word (seen `min_ordinary_count` times outside entities in the training
 documents, even if also inside a name: "Gentile", "کرد"). In scripts without case
-(Arabic, Persian) only known name words join a first name. Each form gets the
-person label it has most often in the training documents, or its entry in
-`default_labels` when it never occurs there (a first name: `NAME_PATIENT`; a name with an
-initial, mostly staff in signatures: `NAME_DOCTOR`). Existing entities always win: new
+(Arabic, Persian) the word right after a first name joins it as its surname, and further
+words only if they are known name words. Each form gets the person label it has most
+often in the training documents, or its entry in `default_labels` when it never occurs
+there (a first name: `NAME_PATIENT`; a name with an initial, mostly staff in signatures:
+`NAME_DOCTOR`). A first name in a letter whose detected patient it shares no word with
+takes the label such names had in training instead (in the train and dev letters of all
+ten languages, 361 of 361 are doctors or staff). Existing entities always win: new
 spans only fill gaps. Place it after `deid_name_cues` and before
 `deid_mention_propagation`, which finds the other mentions.
 """
@@ -40,13 +45,15 @@ from spacy.training import Example
 from .entities import add_entities, entity_tokens
 from .labels import PERSON_LABELS, validate_label, validate_language
 from .learned_data import LearnedData
-from .name_cues import is_name_like, learn_common_words
+from .name_cues import is_name_like, learn_common_words, next_word
 from .surrogates.morphology import lemma_candidates
 from .surrogates.names import lexicon
 
 INITIAL = re.compile(r"^[^\W\d_]\.?$")
 FIRST_NAME = "first_name"
 WITH_INITIAL = "with_initial"
+# A first-name form in a letter whose patient it shares no word with (learned label only).
+OTHER_THAN_PATIENT = "first_name_other_than_patient"
 
 
 def has_case(word: str) -> bool:
@@ -63,6 +70,22 @@ def initial_end(doc: Doc, i: int) -> int | None:
     if token.text.endswith("."):
         return i + 1
     return i + 2 if i + 1 < len(doc) and doc[i + 1].text == "." else None
+
+
+def follows_person(doc: Doc, i: int) -> bool:
+    """Whether the word before token `i` (past whitespace) is part of a person entity."""
+    before = next_word(doc, i - 1, -1)
+    return before >= 0 and doc[before].ent_type_ in PERSON_LABELS
+
+
+def words_of(span: Span) -> set[str]:
+    """The lower-cased words of a span."""
+    return {token.lower_ for token in span if not token.is_space and not token.is_punct}
+
+
+def patient_words(doc: Doc) -> set[str]:
+    """The lower-cased words of the `NAME_PATIENT` entities of `doc`."""
+    return {word for ent in doc.ents if ent.label_ == "NAME_PATIENT" for word in words_of(ent)}
 
 
 class NameForms(LearnedData):
@@ -108,11 +131,15 @@ class NameForms(LearnedData):
         people = [ent for doc in docs for ent in doc.ents if ent.label_ in PERSON_LABELS]
         self.names = {token.lower_ for ent in people for token in ent
                       if len(token) >= 3 and is_name_like(token, set(), self.ordinary_words)}
-        forms: dict[str, Counter] = {FIRST_NAME: Counter(), WITH_INITIAL: Counter()}
+        forms: dict[str, Counter] = {FIRST_NAME: Counter(), WITH_INITIAL: Counter(),
+                                     OTHER_THAN_PATIENT: Counter()}
         for ent in people:
             doc = ent.doc
             if self.is_known_name(ent[0].text):
                 forms[FIRST_NAME][ent.label_] += 1
+                patient = patient_words(doc)
+                if patient and patient.isdisjoint(words_of(ent)):
+                    forms[OTHER_THAN_PATIENT][ent.label_] += 1
             if any(initial_end(doc, i) == ent.end for i in range(ent.start + 1, ent.end)):
                 forms[WITH_INITIAL][ent.label_] += 1
         self.labels = {form: counts.most_common(1)[0][0]
@@ -136,7 +163,7 @@ class NameForms(LearnedData):
     # -- finding --------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
         taken = entity_tokens(doc)
-        doc.ents = [self.with_surname_before_initial(ent, taken) for ent in doc.ents]
+        doc.ents = [self.with_surname_by_initial(ent, taken) for ent in doc.ents]
         taken |= entity_tokens(doc)
         found: list[Span] = []
         for token in doc:
@@ -154,6 +181,15 @@ class NameForms(LearnedData):
         """The learned label of a form of name, else its default."""
         return self.labels.get(form, self.default_labels[form])
 
+    def first_name_label(self, name: Span) -> str:
+        """The label of a first-name form: where the letter has a patient already and the
+        name shares no word with it, the label such names had in training (mostly staff),
+        else the first-name label."""
+        patient = patient_words(name.doc)
+        if patient and patient.isdisjoint(words_of(name)) and OTHER_THAN_PATIENT in self.labels:
+            return self.labels[OTHER_THAN_PATIENT]
+        return self.label_of(FIRST_NAME)
+
     def known_name(self, doc: Doc, token: Token, taken: set[int]) -> Span | None:
         """A known first name with the name-like words right after it; a first name known
         only from Mimesis's lists needs at least one such word (a surname)."""
@@ -164,17 +200,19 @@ class NameForms(LearnedData):
             return None
         end = token.i + 1
         while (end < len(doc) and end - token.i < self.max_tokens
-               and self.may_follow_first_name(doc[end], taken)):
+               and self.may_follow_first_name(doc[end], taken, end == token.i + 1)):
             end += 1
         if not known and end == token.i + 1:
             return None
-        return Span(doc, token.i, end, label=self.label_of(FIRST_NAME))
+        name = Span(doc, token.i, end)
+        return Span(doc, token.i, end, label=self.first_name_label(name))
 
-    def may_follow_first_name(self, token: Token, taken: set[int]) -> bool:
-        """Name-like; in a script without case also a known name word itself."""
+    def may_follow_first_name(self, token: Token, taken: set[int], is_next: bool) -> bool:
+        """Name-like; in a script without case, a word after the one right after the
+        first name (`is_next`, the surname) must be a known name word itself."""
         if not is_name_like(token, taken, self.ordinary_words):
             return False
-        return has_case(token.text) or self.is_known_name(token.text)
+        return has_case(token.text) or is_next or self.is_known_name(token.text)
 
     def name_with_initial(self, doc: Doc, token: Token, taken: set[int]) -> Span | None:
         """Name-like words that end with `token` and are followed by an initial."""
@@ -185,14 +223,23 @@ class NameForms(LearnedData):
         return None if start is None else Span(doc, start, end,
                                                label=self.label_of(WITH_INITIAL))
 
-    def with_surname_before_initial(self, ent: Span, taken: set[int]) -> Span:
+    def with_surname_by_initial(self, ent: Span, taken: set[int]) -> Span:
         """A person entity that begins with an initial, grown to the surname before it
-        (name-like words outside the `taken` tokens of the entities)."""
+        (name-like words outside the `taken` tokens of the entities: "Hendlbein H."); an
+        initial alone with no such word before it takes the name-like word after it
+        ("Dr. H. Müller", "دکتر ب. صفایی")."""
         doc = ent.doc
-        if ent.label_ not in PERSON_LABELS or initial_end(doc, ent.start) is None:
+        initial = initial_end(doc, ent.start)
+        if ent.label_ not in PERSON_LABELS or initial is None:
             return ent
         start = self.surname_start(doc, ent.start, ent.end, taken)
-        return ent if start is None else Span(doc, start, ent.end, label=ent.label_)
+        if start is not None:
+            return Span(doc, start, ent.end, label=ent.label_)
+        if (initial == ent.end and not follows_person(doc, ent.start) and ent.end < len(doc)
+                and len(doc[ent.end]) >= 2
+                and is_name_like(doc[ent.end], taken, self.ordinary_words)):
+            return Span(doc, ent.start, ent.end + 1, label=ent.label_)
+        return ent
 
     def surname_start(self, doc: Doc, initial: int, end: int, taken: set[int]) -> int | None:
         """The start of the name-like words right before the initial at token `initial`

@@ -78,6 +78,17 @@ def test_an_initial_already_marked_as_a_person_takes_the_surname_before_it():
         ("Quastenberg Q. MBA", "NAME_PATIENT")]
 
 
+def test_an_initial_marked_alone_after_a_title_takes_the_surname_after_it():
+    nlp = trained()
+    assert found(nlp, "Gez. Dr. H. Quastenberg", [("Dr.", "NAME_TITLE"), ("H.", "NAME_DOCTOR")]
+                 ) == [("Dr.", "NAME_TITLE"), ("H. Quastenberg", "NAME_DOCTOR")]
+    # lower-case and ordinary words are no surnames
+    assert found(nlp, "Dr. H. kam.", [("Dr.", "NAME_TITLE"), ("H.", "NAME_DOCTOR")]) == [
+        ("Dr.", "NAME_TITLE"), ("H.", "NAME_DOCTOR")]
+    assert found(nlp, "Dr. H. Patientin", [("Dr.", "NAME_TITLE"), ("H.", "NAME_DOCTOR")]) == [
+        ("Dr.", "NAME_TITLE"), ("H.", "NAME_DOCTOR")]
+
+
 def test_an_initial_entity_keeps_its_edges_after_ordinary_words_and_other_labels():
     nlp = trained()
     # "Patientin" is an ordinary word of the training documents; "Q." as a title is no person
@@ -103,12 +114,32 @@ def test_the_label_of_a_form_is_learned_from_the_training_documents():
     assert found(nlp, "Gestern sah Rosa ihn.") == [("Rosa", "NAME_DOCTOR")]
 
 
-def test_without_case_only_known_names_join_a_first_name():
+def test_without_case_the_next_word_joins_a_first_name_and_later_ones_only_if_known():
     training = [("زارت ياسمن العيادة", [("ياسمن", "NAME_PATIENT")]),
-                ("وقال الطبيب سليم البيطار", [("سليم البيطار", "NAME_DOCTOR")])]
+                ("وقال الطبيب سليم البيطار", [("سليم البيطار", "NAME_DOCTOR")]),
+                ("تحسنت كثيرا وأكلت كثيرا", [])]
     nlp = trained("ar", training=training, faker_names=False)
+    # "كثيرا" is an ordinary word of the training documents
     assert found(nlp, "تستفيد ياسمن كثيرا") == [("ياسمن", "NAME_PATIENT")]
-    assert found(nlp, "رأت ياسمن البيطار") == [("ياسمن البيطار", "NAME_PATIENT")]
+    assert found(nlp, "رأت ياسمن حداد") == [("ياسمن حداد", "NAME_PATIENT")]
+    assert found(nlp, "رأت ياسمن حداد اليوم") == [("ياسمن حداد", "NAME_PATIENT")]
+    assert found(nlp, "رأت ياسمن سليم البيطار") == [("ياسمن سليم البيطار", "NAME_PATIENT")]
+
+
+def test_a_first_name_sharing_no_word_with_the_patient_takes_the_label_learned_for_that():
+    training = [("Patientin Anna Berg, Ärztin Maria Kolb.",
+                 [("Anna Berg", "NAME_PATIENT"), ("Maria Kolb", "NAME_DOCTOR")]),
+                ("Frau Berg kam, Anna Berg ging.",
+                 [("Berg", "NAME_PATIENT"), ("Anna Berg", "NAME_PATIENT")])]
+    nlp = trained(training=training)
+    forms = nlp.get_pipe("deid_name_forms")
+    assert forms.labels["first_name"] == "NAME_PATIENT"
+    assert forms.labels["first_name_other_than_patient"] == "NAME_DOCTOR"
+    text = "Frau Rot kam. Pflege: Rosa Lind. Rosa Rot ging."
+    assert found(nlp, text, [("Rot", "NAME_PATIENT")]) == [
+        ("Rot", "NAME_PATIENT"), ("Rosa Lind", "NAME_DOCTOR"), ("Rosa Rot", "NAME_PATIENT")]
+    # without a patient in the letter, the first-name label
+    assert found(nlp, "Pflege: Rosa Lind.") == [("Rosa Lind", "NAME_PATIENT")]
 
 
 def test_existing_entities_win():
@@ -146,3 +177,11 @@ def test_loading_without_the_data_file_is_a_clear_error(tmp_path):
 def test_bad_settings_are_refused_at_creation(config, message):
     with pytest.raises(ValueError, match=message):
         blank().add_pipe("deid_name_forms", config=config)
+
+
+@pytest.mark.parametrize(("lang", "text", "name"), [
+    ("tr", "Yardımcı personel: Hemşire Zehra Bilen", "Zehra Bilen"),
+    ("fa", "دستیار عمل: کارشناس پرستاری کبری بلوری", "کبری بلوری"),
+])
+def test_common_first_names_that_faker_lacks_come_from_the_project_list(lang, text, name):
+    assert found(trained(lang, training=[]), text) == [(name, "NAME_PATIENT")]
