@@ -4,7 +4,8 @@
 `deid_entity_bounds` (entities cut at paragraph breaks), `deid_name_cues` (names next to
 cue words), `deid_name_forms` (known first names, names with an initial) and
 `deid_id_cues` (ward, room and clinic codes next to cue words), all three learned from
-`SPLITS_DIR/<lang>/train.spacy`,
+`SPLITS_DIR/<lang>/train.spacy` and `dev.spacy` (the dev letters only pick the NER's
+checkpoint; the rules have none to pick, and learn more from more letters),
 `deid_mention_propagation` (further mentions of detected names, places and IDs),
 `deid_presidio_patterns` (merged into `doc.ents` under its merge policy) and
 `deid_anonymizer` added, and the meta name `deid_<lang>`, so `spacy package` names it
@@ -21,6 +22,7 @@ for comparison.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 
 import spacy
@@ -33,10 +35,17 @@ from spacy.training import Example
 from spacy_deid.labels import parse_language_codes
 
 
-def training_examples(nlp: Language, train_path: Path) -> list[Example]:
-    """The gold training documents as examples for a component's `initialize`."""
-    gold = DocBin().from_disk(train_path).get_docs(nlp.vocab)
+def training_examples(nlp: Language, gold_paths: Sequence[Path]) -> list[Example]:
+    """The gold documents of every DocBin in `gold_paths` as examples for a component's
+    `initialize`."""
+    gold = [doc for path in gold_paths for doc in DocBin().from_disk(path).get_docs(nlp.vocab)]
     return [Example(nlp.make_doc(doc.text), doc) for doc in gold]
+
+
+def rule_learning_paths(splits_dir: Path, lang: str) -> list[Path]:
+    """The splits the rule components learn from: train, and dev where there is one."""
+    dev = splits_dir / lang / "dev.spacy"
+    return [splits_dir / lang / "train.spacy", *([dev] if dev.exists() else [])]
 
 
 def fingerprint(directory: Path, suffixes: tuple[str, ...] | None = None) -> str:
@@ -75,18 +84,18 @@ def add_second_ner(nlp: Language, model_dir: Path, name: str) -> None:
     nlp.add_pipe("ner", name=name, source=source, after="ner")
 
 
-def assemble_pipeline(model_dir: Path, lang: str, train_path: Path,
+def assemble_pipeline(model_dir: Path, lang: str, gold_paths: Sequence[Path],
                       multilingual_model: Path | None = None) -> Language:
     """Load a trained NER pipeline and add the rule-based detectors and the anonymizer;
-    `deid_name_cues`, `deid_name_forms` and `deid_id_cues` learn from the training documents
-    at `train_path`.
+    `deid_name_cues`, `deid_name_forms` and `deid_id_cues` learn from the gold documents
+    in `gold_paths`.
     With `multilingual_model`, its NER runs second (`ner_multilingual`)."""
     nlp = spacy.load(model_dir)
     if multilingual_model is not None:
         add_second_ner(nlp, multilingual_model, "ner_multilingual")
     nlp.add_pipe("deid_entity_bounds")
     cues = nlp.add_pipe("deid_name_cues")
-    examples = training_examples(nlp, train_path)
+    examples = training_examples(nlp, gold_paths)
     cues.initialize(lambda: examples, nlp=nlp)
     forms = nlp.add_pipe("deid_name_forms", config={"lang": lang})
     forms.initialize(lambda: examples, nlp=nlp)
@@ -121,7 +130,8 @@ def main(
         train_path = splits_dir / lang / "train.spacy"
         if not train_path.exists():
             raise typer.BadParameter(f"no training split at {train_path}; run the split step")
-        nlp = assemble_pipeline(model_dir, lang, train_path, multilingual_model)
+        nlp = assemble_pipeline(model_dir, lang, rule_learning_paths(splits_dir, lang),
+                                multilingual_model)
         (output_dir / lang).mkdir(parents=True, exist_ok=True)
         nlp.to_disk(output_dir / lang / "pipeline")
         summary[lang] = {"pipeline": str(output_dir / lang / "pipeline"),

@@ -37,7 +37,7 @@ def test_the_multilingual_ner_runs_second_with_its_own_tok2vec(tmp_path: Path) -
 
     train_tiny_pipeline("de", tmp_path / "de" / "pipeline")
     train_tiny_ner("xx", tmp_path / "xx" / "model-best", tmp_path / "xx" / "train.spacy")
-    nlp = assemble_pipeline(tmp_path / "de" / "model-best", "de", tmp_path / "de" / "train.spacy",
+    nlp = assemble_pipeline(tmp_path / "de" / "model-best", "de", [tmp_path / "de" / "train.spacy"],
                             multilingual_model=tmp_path / "xx" / "model-best")
     assert nlp.pipe_names[:3] == ["ner", "ner_multilingual", "deid_entity_bounds"]
     nlp.to_disk(tmp_path / "ensemble")
@@ -72,3 +72,19 @@ def test_the_fingerprint_changes_with_any_file_of_the_pipeline(tmp_path: Path) -
     assert fingerprint(tmp_path / "p") == before
     (tmp_path / "p" / "ner" / "model").write_bytes(b"weightz")
     assert fingerprint(tmp_path / "p") != before
+
+
+def test_the_rules_learn_from_the_training_and_the_dev_letters(tmp_path: Path) -> None:
+    from spacy.tokens import DocBin
+
+    from scripts.assemble import rule_learning_paths, training_examples
+
+    nlp = spacy.blank("de")
+    (tmp_path / "de").mkdir()
+    DocBin(docs=[nlp("Frau Albers kam.")]).to_disk(tmp_path / "de" / "train.spacy")
+    assert rule_learning_paths(tmp_path, "de") == [tmp_path / "de" / "train.spacy"]
+    DocBin(docs=[nlp("Herr Roth ging.")]).to_disk(tmp_path / "de" / "dev.spacy")
+    paths = rule_learning_paths(tmp_path, "de")
+    assert paths == [tmp_path / "de" / "train.spacy", tmp_path / "de" / "dev.spacy"]
+    assert [eg.reference.text for eg in training_examples(nlp, paths)] == [
+        "Frau Albers kam.", "Herr Roth ging."]

@@ -77,7 +77,7 @@ def train_tiny_pipeline(lang: str, output: Path) -> None:
     """Train the tiny NER, assemble it as the `assemble` step does, save it to `output`."""
     model_dir, train_path = output.parent / "model-best", output.parent / "train.spacy"
     train_tiny_ner(lang, model_dir, train_path)
-    assemble_pipeline(model_dir, lang, train_path).to_disk(output)
+    assemble_pipeline(model_dir, lang, [train_path]).to_disk(output)
 
 
 def train_tiny_ner(lang: str, model_dir: Path, train_path: Path) -> None:
