@@ -5,11 +5,13 @@ document and counts, per label, the gold spans whose original text still appears
 anywhere in `doc._.deid_text` as a whole (`leaked`: not inside a longer word, so a ward
 letter "B" that was replaced does not count as leaked because "Befund" is in the letter;
 in Arabic script a prefixed preposition or article is allowed, "بدمشق" leaks "دمشق"),
-the same as a plain substring (`leaked_as_substring`, the stricter first measure), and
+the same as a plain substring (`leaked_as_substring`, the stricter first measure),
 those with at least one word of three or more characters surviving as a whole word
-(`partial`, e.g. a surname whose first name alone was found). Labels the anonymizer
-keeps on purpose (`AGE` by default) are reported but left out of the totals. Writes
-JSON; prints no PHI.
+(`partial`, e.g. a surname whose first name alone was found), and those that no
+replacement overlaps (`missed`: no detector touched them, unlike a ward number "5" that
+was replaced but still counts as leaked because "5 mg" stands elsewhere in the letter).
+Labels the anonymizer keeps on purpose (`AGE` by default) are reported but left out of
+the totals. Writes JSON; prints no PHI.
 Target: <= 1% for names and IDs in every language.
 """
 
@@ -69,12 +71,18 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
     leaked: Counter = Counter()
     as_substring: Counter = Counter()
     partial: Counter = Counter()
+    missed: Counter = Counter()
     documents = 0
     for gold in gold_docs:
         documents += 1
-        output = nlp(gold.text)._.deid_text
+        doc = nlp(gold.text)
+        output = doc._.deid_text
+        replaced = [(record["start"], record["end"]) for record in doc._.deid_replacements
+                    if record["strategy"] != "keep"]
         for ent in gold.ents:
             spans[ent.label_] += 1
+            if not any(start < ent.end_char and ent.start_char < end for start, end in replaced):
+                missed[ent.label_] += 1
             if ent.text.strip() and ent.text in output:
                 as_substring[ent.label_] += 1
                 if word_survives(ent.text, output, lang):
@@ -90,6 +98,7 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
             "leaked_as_substring": as_substring[label],
             "partial": partial[label],
             "partial_rate": partial[label] / spans[label],
+            "missed": missed[label],
             "strategy": strategies.get(label, "surrogate"),
         }
         for label in sorted(spans)
@@ -101,6 +110,7 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
     target_spans = sum(spans[label] for label in target)
     target_leaked = sum(leaked[label] for label in target)
     target_as_substring = sum(as_substring[label] for label in target)
+    target_missed = sum(missed[label] for label in target)
     target_rate = target_leaked / target_spans if target_spans else 0.0
     return {
         "lang": lang,
@@ -110,6 +120,7 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
         "leak_rate": total_leaked / total if total else 0.0,
         "names_and_ids": {"spans": target_spans, "leaked": target_leaked,
                           "leaked_as_substring": target_as_substring,
+                          "missed": target_missed,
                           "leak_rate": target_rate, "target": TARGET,
                           "meets_target": target_rate <= TARGET},
         "labels": labels,

@@ -76,6 +76,24 @@ def test_a_span_left_as_a_whole_word_is_leaked():
     assert report["names_and_ids"]["meets_target"] is False
 
 
+def test_a_replaced_span_whose_string_stands_elsewhere_is_leaked_but_not_missed():
+    nlp = rule_pipeline()
+    nlp.get_pipe("entity_ruler").add_patterns([{"label": "ID", "pattern": "Station 5"}])
+    ensure_anonymizer(nlp, "de")
+    text, spans = parse_inline_tags("Station <ID>5</ID>, Zimmer <ID>Q7</ID>, 5 mg.")
+    report = leakage_report(nlp, [make_doc(nlp.make_doc, text, spans)[0]], "de")
+    assert (report["labels"]["ID"]["leaked"], report["labels"]["ID"]["missed"]) == (2, 1)
+    assert report["names_and_ids"]["missed"] == 1
+
+
+def test_a_span_found_in_part_is_not_missed():
+    nlp = ensure_anonymizer(rule_pipeline(), "de")
+    report = leakage_report(nlp, gold_docs(nlp), "de")
+    # "Ida Wolff" was found as "Ida"; the kept AGE counts as missed
+    assert report["labels"]["NAME_PATIENT"]["missed"] == 0
+    assert report["labels"]["AGE"]["missed"] == 1
+
+
 def test_in_arabic_a_name_after_a_prefixed_preposition_is_leaked():
     assert word_survives("دمشق", "وصل بدمشق أمس", "ar")
     assert word_survives("دمشق", "وصل والدمشق أمس", "ar")
