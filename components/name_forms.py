@@ -204,8 +204,7 @@ class NameForms(LearnedData):
             end += 1
         if not known and end == token.i + 1:
             return None
-        name = Span(doc, token.i, end)
-        return Span(doc, token.i, end, label=self.first_name_label(name))
+        return Span(doc, token.i, end, label=self.first_name_label(doc[token.i:end]))
 
     def may_follow_first_name(self, token: Token, taken: set[int], is_next: bool) -> bool:
         """Name-like; in a script without case, a word after the one right after the
