@@ -30,6 +30,7 @@ import sys
 import tempfile
 import zipfile
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from email.parser import Parser
 from pathlib import Path
@@ -401,9 +402,10 @@ def package_pipeline(pipeline_dir: Path, packages_dir: Path, lang: str, version:
 
 def package_all(training_dir: Path, packages_dir: Path, langs: Sequence[str], version: str,
                 metrics_dir: Path | None = None, project_root: Path = PROJECT_ROOT,
-                log: Any = print) -> dict[str, Any]:
+                log: Any = print, jobs: int = 2) -> dict[str, Any]:
     """Build the `spacy-deid` wheel and one pipeline wheel per language that has a
-    `TRAINING_DIR/<lang>/pipeline`; write and return PACKAGES_DIR/built.json's record."""
+    `TRAINING_DIR/<lang>/pipeline`, `jobs` pipelines at a time; write and return
+    PACKAGES_DIR/built.json's record."""
     try:
         Version(version)
     except InvalidVersion as err:
@@ -420,13 +422,17 @@ def package_all(training_dir: Path, packages_dir: Path, langs: Sequence[str], ve
     log(f"building the {COMPONENTS_DISTRIBUTION} wheel ...")
     components_wheel = build_components_wheel(packages_dir, project_root)
     components_version = wheel_version(components_wheel)
-    pipelines = []
-    for number, lang in enumerate(todo, start=1):
+
+    def package(number: int, lang: str) -> dict[str, Any]:
         log(f"[{number}/{len(todo)}] packaging {package_name(lang)} {version} ...")
         record = package_pipeline(training_dir / lang / "pipeline", packages_dir, lang, version,
                                   components_version, metrics_dir)
         log(f"[{number}/{len(todo)}] {record['wheel']} ({record['size_bytes'] / 1e6:.1f} MB)")
-        pipelines.append(record)
+        return record
+
+    # The work is in subprocesses (spacy package, pip wheel), each in its own folder.
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        pipelines = list(pool.map(package, range(1, len(todo) + 1), todo))
     built = {
         "version": version,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -453,6 +459,8 @@ def main(
     metrics_dir: Annotated[Path, typer.Option(
         "--metrics-dir", help="Folder with <lang>.json from scripts/evaluate.py")
     ] = Path("metrics"),
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Pipelines packaged side by side")
+                    ] = 2,
 ) -> None:
     """Package every trained language into PACKAGES_DIR and write PACKAGES_DIR/built.json."""
     def log(message: str) -> None:
@@ -460,7 +468,7 @@ def main(
 
     try:
         built = package_all(training_dir, packages_dir, parse_language_codes(langs), version,
-                            metrics_dir, log=log)
+                            metrics_dir, log=log, jobs=jobs)
     except PackagingError as err:
         typer.echo(f"Error: {err}", err=True)
         raise typer.Exit(code=1) from err

@@ -273,15 +273,18 @@ def test_packaged_pipeline_installs_loads_by_name_and_deidentifies(tmp_path: Pat
     started = time.perf_counter()
     training = tmp_path / "training"
     packages = tmp_path / "packages"
-    train_tiny_pipeline("de", training / "de" / "pipeline")
+    for lang in ("de", "pl"):
+        train_tiny_pipeline(lang, training / lang / "pipeline")
     (tmp_path / "metrics").mkdir()
     srsly.write_json(tmp_path / "metrics" / "de.json", metrics_record())
 
-    built = package_all(training, packages, ["de", "en"], "0.1.0", tmp_path / "metrics",
-                        log=lambda message: None)
-    (record,) = built["pipelines"]
+    # two pipelines packaged side by side, recorded in the order asked for
+    built = package_all(training, packages, ["de", "en", "pl"], "0.1.0", tmp_path / "metrics",
+                        log=lambda message: None, jobs=2)
+    record, other = built["pipelines"]
     assert record["wheel"] == "xx_deid_de-0.1.0-py3-none-any.whl"
-    assert (packages / record["wheel"]).is_file()
+    assert other["wheel"] == "xx_deid_pl-0.1.0-py3-none-any.whl"
+    assert (packages / record["wheel"]).is_file() and (packages / other["wheel"]).is_file()
     assert (packages / built["components"]["wheel"]).is_file()
     assert built["skipped"][0]["lang"] == "en"
     assert sum(req.startswith("spacy-deid") for req in record["requirements"]) == 1
