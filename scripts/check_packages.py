@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any
@@ -280,9 +281,10 @@ def check_pipeline(venv_dir: Path, package: str, sample: str, workdir: Path) -> 
 def check_packages(packages_dir: Path, langs: Sequence[str] | None = None,
                    samples_file: Path = SAMPLES_FILE, venv_dir: Path | None = None,
                    torch: str | None = DEFAULT_TORCH, deps_from: Path | None = None,
-                   log: Any = print) -> dict[str, Any]:
-    """Install the built wheels into a fresh venv and check each pipeline there; write and
-    return PACKAGES_DIR/checked.json's record. Raises CheckError if any package fails."""
+                   log: Any = print, jobs: int = 2) -> dict[str, Any]:
+    """Install the built wheels into a fresh venv and check each pipeline there, `jobs` at
+    a time; write and return PACKAGES_DIR/checked.json's record. Raises CheckError if any
+    package fails."""
     built = read_built(packages_dir)
     samples = load_samples(samples_file)
     pipelines = select_pipelines(built, langs, samples)
@@ -303,15 +305,19 @@ def check_packages(packages_dir: Path, langs: Sequence[str] | None = None,
         install_wheels(venv, packages_dir, [p["wheel"] for p in pipelines], torch)
         install_seconds = round(time.perf_counter() - started, 1)
         log(f"installed in {install_seconds} s")
-        results = []
-        for number, pipeline in enumerate(pipelines, start=1):
+
+        def check(number: int, pipeline: Mapping[str, Any]) -> dict[str, Any]:
             result = check_pipeline(venv, pipeline["package"], samples[pipeline["lang"]],
                                     Path(tmp))
             result["lang"] = pipeline["lang"]
             status = "ok" if result["ok"] else "FAILED: " + "; ".join(result["problems"])
             log(f"[{number}/{len(pipelines)}] {pipeline['package']}: "
                 f"{len(result.get('entities', []))} entities, {status} ({result['seconds']} s)")
-            results.append(result)
+            return result
+
+        # Each check is its own Python process in the venv.
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            results = list(pool.map(check, range(1, len(pipelines) + 1), pipelines))
     record = {
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "python": sys.version.split()[0],
@@ -345,6 +351,8 @@ def main(
         "--deps-from", help="Link third-party dependencies from this site-packages instead "
                             "of installing them (spacy-deid still comes from its wheel)")
     ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Pipelines checked side by side")
+                    ] = 2,
 ) -> None:
     """Install every built pipeline wheel into a fresh venv and de-identify a sample."""
     def log(message: str) -> None:
@@ -353,7 +361,7 @@ def main(
     codes = parse_language_codes(langs) if langs else None
     try:
         record = check_packages(packages_dir, codes, samples, venv, torch or None, deps_from,
-                                log=log)
+                                log=log, jobs=jobs)
     except CheckError as err:
         typer.echo(f"Error: {err}", err=True)
         raise typer.Exit(code=1) from err

@@ -296,10 +296,12 @@ def test_packaged_pipeline_installs_loads_by_name_and_deidentifies(tmp_path: Pat
     packaged_seconds = time.perf_counter() - started
 
     venv = tmp_path / "venv"
-    checked = check_packages(packages, ["de"], venv_dir=venv,
+    checked = check_packages(packages, ["de", "pl"], venv_dir=venv,
                              deps_from=Path(sysconfig.get_paths()["purelib"]),
-                             log=lambda message: None)
-    (result,) = checked["results"]
+                             log=lambda message: None, jobs=2)
+    result, other_result = checked["results"]
+    assert (result["lang"], other_result["lang"]) == ("de", "pl")
+    assert other_result["ok"], other_result
     sample = load_samples()["de"]
     assert result["ok"], result
     assert result["meta_name"] == "xx_deid_de"
