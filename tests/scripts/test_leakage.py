@@ -56,32 +56,34 @@ def test_report_counts_leaked_spans_per_label():
     assert report["names_and_ids"]["meets_target"] is True
 
 
-def test_a_replaced_span_found_only_inside_a_longer_word_is_not_leaked():
+def report_on(tagged: str, id_pattern: str | None = None) -> tuple[str, dict]:
+    """The anonymized text of one inline-tagged letter and its leakage report, with the rule
+    pipeline and, if given, one more ID pattern."""
     nlp = rule_pipeline()
-    nlp.get_pipe("entity_ruler").add_patterns([{"label": "ID", "pattern": "B"}])
+    if id_pattern is not None:
+        nlp.get_pipe("entity_ruler").add_patterns([{"label": "ID", "pattern": id_pattern}])
     ensure_anonymizer(nlp, "de")
-    text, spans = parse_inline_tags("Station <ID>B</ID>, Befund unauffällig.")
+    text, spans = parse_inline_tags(tagged)
     report = leakage_report(nlp, [make_doc(nlp.make_doc, text, spans)[0]], "de")
-    assert "Befund" in nlp(text)._.deid_text
+    return nlp(text)._.deid_text, report
+
+
+def test_a_replaced_span_found_only_inside_a_longer_word_is_not_leaked():
+    output, report = report_on("Station <ID>B</ID>, Befund unauffällig.", id_pattern="B")
+    assert "Befund" in output
     assert report["labels"]["ID"]["leaked_as_substring"] == 1
     assert report["labels"]["ID"]["leaked"] == 0
     assert report["names_and_ids"]["leaked"] == 0
 
 
 def test_a_span_left_as_a_whole_word_is_leaked():
-    nlp = ensure_anonymizer(rule_pipeline(), "de")
-    text, spans = parse_inline_tags("Station <ID>Q7</ID>, Befund unauffällig.")
-    report = leakage_report(nlp, [make_doc(nlp.make_doc, text, spans)[0]], "de")
+    _, report = report_on("Station <ID>Q7</ID>, Befund unauffällig.")
     assert report["labels"]["ID"]["leaked"] == report["labels"]["ID"]["leaked_as_substring"] == 1
     assert report["names_and_ids"]["meets_target"] is False
 
 
 def test_a_replaced_span_whose_string_stands_elsewhere_is_leaked_but_not_missed():
-    nlp = rule_pipeline()
-    nlp.get_pipe("entity_ruler").add_patterns([{"label": "ID", "pattern": "Station 5"}])
-    ensure_anonymizer(nlp, "de")
-    text, spans = parse_inline_tags("Station <ID>5</ID>, Zimmer <ID>Q7</ID>, 5 mg.")
-    report = leakage_report(nlp, [make_doc(nlp.make_doc, text, spans)[0]], "de")
+    _, report = report_on("Station <ID>5</ID>, Zimmer <ID>Q7</ID>, 5 mg.", id_pattern="Station 5")
     assert (report["labels"]["ID"]["leaked"], report["labels"]["ID"]["missed"]) == (2, 1)
     assert report["names_and_ids"]["missed"] == 1
 
