@@ -355,6 +355,13 @@ def _plausible_number(item: Item, rng: random.Random) -> str:
     return str(value).zfill(len(item.text)) if len(item.text) == 2 else str(value)
 
 
+def _shaped_literal(text: str, rng: random.Random) -> str:
+    """Text between the numbers and month names of an unreadable date with every letter and
+    digit replaced ("0J0J0J", a number glued to letters, is no date field), spaces and
+    punctuation kept, so that no part of the original survives."""
+    return shape_surrogate(text, rng) if any(ch.isalnum() for ch in text) else text
+
+
 def date_shape_surrogate(text: str, lang: str, rng: random.Random) -> str:
     """A same-shape stand-in for an unreadable date: random digits and month names."""
     latin = to_latin_digits(text)
@@ -368,7 +375,7 @@ def date_shape_surrogate(text: str, lang: str, rng: random.Random) -> str:
         elif item.kind == "num":
             pieces.append(_plausible_number(item, rng) + item.suffix)
         else:
-            pieces.append(item.text)
+            pieces.append(_shaped_literal(item.text, rng))
     result = to_digit_system("".join(pieces), digit_system(text))
     return result if result != text else shape_surrogate(text, rng)
 

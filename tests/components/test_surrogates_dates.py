@@ -58,3 +58,13 @@ def test_unreadable_dates_get_a_same_shape_stand_in(text):
     assert stand_in != text
     assert len(stand_in) == len(text)
     assert [c.isdigit() for c in stand_in] == [c.isdigit() for c in text]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_no_code_glued_to_an_unreadable_date_survives(seed):
+    # "0J0J0J" is no date field: a number followed by a letter is read as text
+    text = "000000000000 0J0J0J"
+    stand_in = date_surrogate(text, 400, "de", random.Random(seed))
+    assert "0J0J0J" not in stand_in
+    assert len(stand_in) == len(text) and stand_in[12] == " "
+    assert [c.isdigit() for c in stand_in] == [c.isdigit() for c in text]
