@@ -133,17 +133,24 @@ class NameForms(LearnedData):
                       if len(token) >= 3 and is_name_like(token, set(), self.ordinary_words)}
         forms: dict[str, Counter] = {FIRST_NAME: Counter(), WITH_INITIAL: Counter(),
                                      OTHER_THAN_PATIENT: Counter()}
-        for ent in people:
-            doc = ent.doc
+        for doc in docs:
+            self.count_forms(doc, forms)
+        self.labels = {form: counts.most_common(1)[0][0]
+                       for form, counts in forms.items() if counts}
+
+    def count_forms(self, doc: Doc, forms: dict[str, Counter]) -> None:
+        """Add the label of every person name of a gold `doc` to the counts of the forms
+        it has (the letter's patient words are read once)."""
+        patient = patient_words(doc)
+        for ent in doc.ents:
+            if ent.label_ not in PERSON_LABELS:
+                continue
             if self.is_known_name(ent[0].text):
                 forms[FIRST_NAME][ent.label_] += 1
-                patient = patient_words(doc)
                 if patient and patient.isdisjoint(words_of(ent)):
                     forms[OTHER_THAN_PATIENT][ent.label_] += 1
             if any(initial_end(doc, i) == ent.end for i in range(ent.start + 1, ent.end)):
                 forms[WITH_INITIAL][ent.label_] += 1
-        self.labels = {form: counts.most_common(1)[0][0]
-                       for form, counts in forms.items() if counts}
 
     def is_known_name(self, word: str) -> bool:
         """A person-name word of the training documents or a first name of the language, in

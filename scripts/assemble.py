@@ -127,11 +127,10 @@ def main(
         model_dir = training_dir / lang / "model-best"
         if not model_dir.exists():
             raise typer.BadParameter(f"no trained pipeline at {model_dir}; run the train step")
-        train_path = splits_dir / lang / "train.spacy"
-        if not train_path.exists():
-            raise typer.BadParameter(f"no training split at {train_path}; run the split step")
-        nlp = assemble_pipeline(model_dir, lang, rule_learning_paths(splits_dir, lang),
-                                multilingual_model)
+        gold_paths = rule_learning_paths(splits_dir, lang)
+        if not gold_paths[0].exists():
+            raise typer.BadParameter(f"no training split at {gold_paths[0]}; run the split step")
+        nlp = assemble_pipeline(model_dir, lang, gold_paths, multilingual_model)
         (output_dir / lang).mkdir(parents=True, exist_ok=True)
         nlp.to_disk(output_dir / lang / "pipeline")
         summary[lang] = {"pipeline": str(output_dir / lang / "pipeline"),
