@@ -76,3 +76,15 @@ def test_missing_model_is_a_clear_error(tmp_path):
                                       "--lang", "pl", "--output", str(tmp_path / "o.json")])
     assert result.exit_code == 1
     assert "Pipeline directory not found" in plain_output(result)
+
+
+def test_zero_repeats_scores_without_timing(tmp_path):
+    write_inputs(tmp_path)
+    output = tmp_path / "presidio_pl.json"
+    result = CliRunner().invoke(app, [str(tmp_path / "model"), str(tmp_path / "test.spacy"),
+                                      "--lang", "pl", "--output", str(output), "--repeats", "0"])
+    assert result.exit_code == 0, result.output
+    data = srsly.read_json(output)
+    assert data["throughput"] is None
+    assert set(data["scores"]) == {"ner", "presidio", "merged"}
+    assert "not timed" in plain_output(result)
