@@ -23,7 +23,8 @@ from __future__ import annotations
 import phonenumbers
 import regex as re
 import tldextract
-from presidio_analyzer import EntityRecognizer, Pattern, PatternRecognizer
+from presidio_analyzer import EntityRecognizer, Pattern, PatternRecognizer, RecognizerResult
+from presidio_analyzer.nlp_engine import NlpArtifacts
 from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer,
     DeHealthInsuranceRecognizer,
@@ -223,6 +224,40 @@ class OfflineEmailRecognizer(EmailRecognizer):
         return OFFLINE_TLD_EXTRACT(pattern_text).fqdn != ""
 
 
+class PlausibleUrlRecognizer(UrlRecognizer):
+    """Presidio's URL recognizer, without its matches that only look like a domain.
+
+    Presidio also accepts a URL without scheme ("klinik.de"), so every abbreviation
+    glued to a word that happens to be a top-level domain matches: "Dr.me", "geb.am",
+    "Gent.mo", "No.lu", "Mening.ne". In the training letters of all ten languages its
+    scheme-less matches were 28, none of them a URL. A match without a scheme now counts
+    only if it starts with "www", has a path, or is a lower-case host whose name before
+    the top-level domain has at least `MIN_BARE_HOST` characters ("uniklinik-ulm.de").
+    Punctuation that ends the sentence after a path ("…/radiologie,") is left out.
+    """
+
+    MIN_BARE_HOST = 4
+
+    def validate_result(self, pattern_text: str) -> bool | None:  # noqa: D102
+        return None if plausible_url(pattern_text.strip("\"'"), self.MIN_BARE_HOST) else False
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts: NlpArtifacts | None = None,
+                regex_flags: int | None = None) -> list[RecognizerResult]:  # noqa: D102
+        results = super().analyze(text, entities, nlp_artifacts, regex_flags)
+        for result in results:
+            result.end = result.start + len(text[result.start:result.end].rstrip(".,;:!?"))
+        return results
+
+
+def plausible_url(text: str, min_bare_host: int) -> bool:
+    """Whether `text` reads as a URL rather than an abbreviation before a word."""
+    lowered = text.lower()
+    if "://" in text or lowered.startswith("www") or "/" in text:
+        return True
+    *names, _suffix = text.split(".")
+    return text == lowered and bool(names) and len(names[-1]) >= min_bare_host
+
+
 class LocalePhoneRecognizer(PhoneRecognizer):
     """Presidio's phone recognizer, scoring possible-but-invalid numbers lower.
 
@@ -360,7 +395,7 @@ def generic_recognizers(lang: str, phone_score: float = 0.4,
     return [
         LocalePhoneRecognizer(lang, phone_score, possible_phone_score),
         OfflineEmailRecognizer(supported_language=lang, name="EmailRecognizer"),
-        UrlRecognizer(supported_language=lang),
+        PlausibleUrlRecognizer(supported_language=lang, name="UrlRecognizer"),
         IbanRecognizer(supported_language=lang),
         IpRecognizer(supported_language=lang),
         CreditCardRecognizer(supported_language=lang),

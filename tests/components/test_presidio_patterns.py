@@ -48,6 +48,19 @@ def test_polish_letter_header(pl_nlp):
     assert ("44051401359", "ID") in found
 
 
+@pytest.mark.parametrize("lang,text,url", [
+    ("de", "Befund: www.uniklinik-ulm.de/radiologie, Dr.med. Kunz, geb.am 3.4.",
+     "www.uniklinik-ulm.de/radiologie"),
+    ("de", "Siehe https://klinik.example.org und Priv.Doz. Lange.", "https://klinik.example.org"),
+    ("tr", "Başhekim ve II No.lu Radyasyon Onkolojisi, iletişim: hastane-izmir.com",
+     "hastane-izmir.com"),
+    ("it", "Gent.mo collega, f.to dott. Rossi", None),
+])
+def test_urls_need_a_scheme_www_path_or_a_lower_case_host(lang, text, url):
+    found = [span for span, label in ents(pipeline(lang)(text)) if label == "CONTACT_URL"]
+    assert found == ([url] if url else [])
+
+
 def test_scores_are_recorded_on_spans(pl_nlp):
     doc = pl_nlp("Kontakt: jan@example.pl")
     (ent,) = doc.ents
