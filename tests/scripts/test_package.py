@@ -1,15 +1,15 @@
 """Tests for scripts/package.py (the fast tests of scripts/check_packages.py are in
 test_check_packages.py).
 
-The fast tests cover the meta and the requirement checks. The slow one is the CI proof of the whole path: a tiny pipeline (blank `xx` with the deid
-tokenizer, an `ner` trained in seconds, the Presidio patterns and the anonymizer) is
-saved, packaged by `scripts.package` into `xx_deid_de` + the `spacy-deid` wheel, installed
-by a plain `pip install` into a new virtual environment, loaded there by name with
-`spacy.load` in a subprocess and used (entities + anonymized text), by the same
-`scripts.check_packages` code that checks the real packages. The new environment links
-the third-party dependencies from the running one (`--deps-from`), so the test takes
-about a minute instead of the several minutes a full dependency install takes; the
-`check-packages` workflow step does the full install.
+The fast tests cover the meta and the requirement checks. The slow one is the CI proof of
+the whole path: a tiny pipeline (blank `xx` with the deid tokenizer, an `ner` trained in
+seconds, the Presidio patterns and the anonymizer) is saved, packaged by `scripts.package`
+into `xx_deid_de` + the `spacy-deid` wheel, installed by a plain `pip install` into a new
+virtual environment, loaded there by name with `spacy.load` in a subprocess and used
+(entities + anonymized text), by the same `scripts.check_packages` code that checks the
+real packages. The new environment links the third-party dependencies from the running one
+(`--deps-from`), so the test takes about a minute instead of the several minutes a full
+dependency install takes; the `check-packages` workflow step does the full install.
 """
 
 from __future__ import annotations
