@@ -172,12 +172,13 @@ class NameForms(LearnedData):
         taken = entity_tokens(doc)
         doc.ents = [self.with_surname_by_initial(ent, taken) for ent in doc.ents]
         taken |= entity_tokens(doc)
+        patient = patient_words(doc)  # the names found below are added after the loop
         found: list[Span] = []
         for token in doc:
             if token.i in taken:
                 continue
-            span = self.name_with_initial(doc, token, taken) or self.known_name(doc, token,
-                                                                               taken)
+            span = (self.name_with_initial(doc, token, taken)
+                    or self.known_name(doc, token, taken, patient))
             if span is not None:
                 found.append(span)
                 taken.update(range(span.start, span.end))
@@ -188,18 +189,19 @@ class NameForms(LearnedData):
         """The learned label of a form of name, else its default."""
         return self.labels.get(form, self.default_labels[form])
 
-    def first_name_label(self, name: Span) -> str:
-        """The label of a first-name form: where the letter has a patient already and the
-        name shares no word with it, the label such names had in training (mostly staff),
-        else the first-name label."""
-        patient = patient_words(name.doc)
+    def first_name_label(self, name: Span, patient: set[str]) -> str:
+        """The label of a first-name form: where the letter has a patient already (its
+        words `patient`) and the name shares no word with it, the label such names had in
+        training (mostly staff), else the first-name label."""
         if patient and patient.isdisjoint(words_of(name)) and OTHER_THAN_PATIENT in self.labels:
             return self.labels[OTHER_THAN_PATIENT]
         return self.label_of(FIRST_NAME)
 
-    def known_name(self, doc: Doc, token: Token, taken: set[int]) -> Span | None:
+    def known_name(self, doc: Doc, token: Token, taken: set[int],
+                   patient: set[str]) -> Span | None:
         """A known first name with the name-like words right after it; a first name known
-        only from Mimesis's lists needs at least one such word (a surname)."""
+        only from Mimesis's lists needs at least one such word (a surname). `patient`: the
+        words of the letter's patient names, for `first_name_label`."""
         if not (len(token) >= 3 and is_name_like(token, taken, self.ordinary_words)):
             return None
         known = self.is_known_name(token.text)
@@ -211,7 +213,7 @@ class NameForms(LearnedData):
             end += 1
         if not known and end == token.i + 1:
             return None
-        return Span(doc, token.i, end, label=self.first_name_label(doc[token.i:end]))
+        return Span(doc, token.i, end, label=self.first_name_label(doc[token.i:end], patient))
 
     def may_follow_first_name(self, token: Token, taken: set[int], is_next: bool) -> bool:
         """Name-like; in a script without case, a word after the one right after the
