@@ -23,6 +23,11 @@ hand-written word list and works for any language with a training split:
 * `common_words`: words seen at least `min_common_count` times outside any entity and
   never inside a person name: these never become names;
 * `particles`: lower-case words seen inside person names ("von", "de"), allowed within;
+* medical titles of the language (`lang`; `resources/people.json`: "Dr.", "الدكتورة")
+  that the training letters hold fewer than `min_cue_count` times become cues for a
+  doctor's name: too rare there to learn, too plain to miss. Where the letters hold a
+  title word often enough, they decide (Ukrainian "лікар" mostly stands before
+  "вищої категорії", not before a name);
 * `inverted_names`: whether "Surname, Firstname" (one word each side of a comma) was seen
   at least `min_cue_count` times as one person name ("Patientin: Albers, Beate"); then
   a one-word name, after a cue or found by the NER, takes the word after its comma too.
@@ -44,9 +49,10 @@ from spacy.tokens import Doc, Span, Token
 from spacy.training import Example
 
 from .entities import add_entities, entity_tokens
-from .labels import PERSON_LABELS
+from .labels import PERSON_LABELS, validate_language
 from .learned_data import LearnedData
 from .mention_propagation import may_start_name, opens_line
+from .surrogates.common import load_resource
 
 # Punctuation between a name and the cue after it: "Utz, * 3.4.1959", "اوحدی، متولد".
 SKIPPED_AFTER_NAME = frozenset({",", "(", ":", "\u060c"})
@@ -64,6 +70,12 @@ NAME_WORD = re.compile(r"^\w+(?:[-'\u2019\u200c]\w+)*\.?$")
 def is_name_word(text: str) -> bool:
     """Letters (with inner hyphens, apostrophes or ZWNJ, a final dot), no digits."""
     return NAME_WORD.match(text) is not None and not any(c.isdigit() for c in text)
+
+
+def medical_title_words(lang: str) -> frozenset[str]:
+    """The lower-cased words of the language's medical and academic titles."""
+    titles = load_resource("people.json")[validate_language(lang)]["titles"]
+    return frozenset(word.lower() for title in titles for word in title.split())
 
 
 def entity_cue(label: str) -> str:
@@ -190,8 +202,8 @@ class NameCues(LearnedData):
     data_file = "name_cues.json"
     factory = "deid_name_cues"
 
-    def __init__(self, name: str, max_tokens: int, min_cue_count: int, min_cue_ratio: float,
-                 min_common_count: int) -> None:
+    def __init__(self, name: str, lang: str | None, max_tokens: int, min_cue_count: int,
+                 min_cue_ratio: float, min_common_count: int) -> None:
         if max_tokens < 1 or min_cue_count < 1 or min_common_count < 1:
             raise ValueError("deid_name_cues: max_tokens, min_cue_count and min_common_count "
                              "must be >= 1")
@@ -203,6 +215,7 @@ class NameCues(LearnedData):
         self.min_cue_count = min_cue_count
         self.min_cue_ratio = min_cue_ratio
         self.min_common_count = min_common_count
+        self.title_words = medical_title_words(lang) if lang else frozenset()
         self.cues_before: dict[str, str] = {}
         self.cues_after: dict[str, str] = {}
         self.joiners: set[str] = set()
@@ -248,6 +261,7 @@ class NameCues(LearnedData):
                 if joiner:
                     joiners[joiner] += 1
         self.cues_before = self.select_cues(before, seen)
+        self.cues_before.update(self.rare_title_cues(seen))
         self.cues_after = self.select_cues(after, seen)
         self.joiners = {word for word, count in joiners.items() if count >= self.min_cue_count}
         self.common_words = learn_common_words(docs, self.min_common_count)
@@ -262,6 +276,12 @@ class NameCues(LearnedData):
             if count >= self.min_cue_count and count / seen[word] >= self.min_cue_ratio:
                 cues[word] = labels.most_common(1)[0][0]
         return cues
+
+    def rare_title_cues(self, seen: Counter) -> dict[str, str]:
+        """The language's title words seen fewer than `min_cue_count` times and not yet
+        cues, as cues for a doctor's name."""
+        return {word: "NAME_DOCTOR" for word in self.title_words
+                if seen[word] < self.min_cue_count and word not in self.cues_before}
 
     @staticmethod
     def joiner_key(between: Span) -> str | None:
@@ -475,10 +495,11 @@ class NameCues(LearnedData):
 
 @Language.factory(
     "deid_name_cues",
-    default_config={"max_tokens": 3, "min_cue_count": 2, "min_cue_ratio": 0.5,
+    default_config={"lang": None, "max_tokens": 3, "min_cue_count": 2, "min_cue_ratio": 0.5,
                     "min_common_count": 2},
 )
-def make_name_cues(nlp: Language, name: str, max_tokens: int, min_cue_count: int,
-                   min_cue_ratio: float, min_common_count: int) -> NameCues:
-    """Factory of `deid_name_cues`; call `initialize` (or load) to give it its cues."""
-    return NameCues(name, max_tokens, min_cue_count, min_cue_ratio, min_common_count)
+def make_name_cues(nlp: Language, name: str, lang: str | None, max_tokens: int,
+                   min_cue_count: int, min_cue_ratio: float, min_common_count: int) -> NameCues:
+    """Factory of `deid_name_cues`; call `initialize` (or load) to give it its cues. With
+    `lang`, the language's medical titles are cues too where training has too few of them."""
+    return NameCues(name, lang, max_tokens, min_cue_count, min_cue_ratio, min_common_count)

@@ -94,7 +94,7 @@ def assemble_pipeline(model_dir: Path, lang: str, gold_paths: Sequence[Path],
     if multilingual_model is not None:
         add_second_ner(nlp, multilingual_model, "ner_multilingual")
     nlp.add_pipe("deid_entity_bounds")
-    cues = nlp.add_pipe("deid_name_cues")
+    cues = nlp.add_pipe("deid_name_cues", config={"lang": lang})
     examples = training_examples(nlp, gold_paths)
     cues.initialize(lambda: examples, nlp=nlp)
     forms = nlp.add_pipe("deid_name_forms", config={"lang": lang})

@@ -21,9 +21,12 @@ TRAINING = [
     ("Die Patientin kam. Die Patientin ging. Die Kollegin kam. Die Kollegin ging.", []),
 ]
 
+ARABIC = [("السيدة الطويل تعاني", [("الطويل", "NAME_PATIENT")]),
+          ("السيدة الحسن تعاني", [("الحسن", "NAME_PATIENT")])]
 
-def trained(lang="de", training=TRAINING, **config):
-    return initialized("deid_name_cues", lang, training, config)
+
+def trained(language="de", training=TRAINING, **config):
+    return initialized("deid_name_cues", language, training, config)
 
 
 def found(nlp, text, entities=()):
@@ -105,9 +108,7 @@ def test_common_words_lowercase_words_and_existing_entities_are_never_names():
 
 
 def test_scripts_without_case_take_any_word_that_is_not_common():
-    training = [("السيدة الطويل تعاني", [("الطويل", "NAME_PATIENT")]),
-                ("السيدة الحسن تعاني", [("الحسن", "NAME_PATIENT")])]
-    nlp = trained("ar", training)
+    nlp = trained("ar", ARABIC)
     assert found(nlp, "ثم قفزت السيدة نعمان تعاني") == [("نعمان", "NAME_PATIENT")]
 
 
@@ -180,6 +181,29 @@ def test_a_title_the_ner_missed_still_announces_a_name():
     nlp = trained()
     assert nlp.get_pipe("deid_name_cues").cues_before["dr."] == "NAME_DOCTOR"
     assert found(nlp, "Augenarzt Dr. Perchtner, zuletzt") == [("Perchtner", "NAME_DOCTOR")]
+
+
+def test_a_title_of_the_language_that_training_lacks_is_a_doctor_cue():
+    text = "تحية إلى الدكتورة نعمان، وبعد"
+    nlp = trained("ar", ARABIC, lang="ar")
+    assert nlp.get_pipe("deid_name_cues").cues_before["الدكتورة"] == "NAME_DOCTOR"
+    assert found(nlp, text) == [("نعمان", "NAME_DOCTOR")]
+    assert found(trained("ar", ARABIC), text) == []
+
+
+def test_a_title_word_training_holds_often_without_a_name_is_no_cue():
+    training = [("Лікар вищої категорії оглянув пацієнта.", []),
+                ("Лікар вищої категорії", []),
+                ("Пан Коваль прийшов.", [("Коваль", "NAME_PATIENT")]),
+                ("Пан Мельник прийшов.", [("Мельник", "NAME_PATIENT")])]
+    cues = trained("uk", training, lang="uk").get_pipe("deid_name_cues")
+    assert "лікар" not in cues.cues_before
+    assert cues.cues_before["д-р"] == "NAME_DOCTOR"
+
+
+def test_an_unknown_language_is_refused_at_creation():
+    with pytest.raises(ValueError, match="Unsupported language code 'xx'"):
+        blank().add_pipe("deid_name_cues", config={"lang": "xx"})
 
 
 FIELDS = [

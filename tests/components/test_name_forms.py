@@ -49,6 +49,18 @@ def test_a_first_name_only_mimesis_lists_needs_a_surname_after_it():
     assert found(nlp, "BURCU TANDOĞAN") == []
 
 
+def test_without_case_a_first_name_only_mimesis_lists_counts_as_a_signature_line():
+    nlp = trained("fa", training=[])
+    # "داریوش" is in Mimesis's Persian list, not in Faker's
+    assert found(nlp, "با سپاس\nداریوش نوروزی (پزشک)") == [("داریوش نوروزی", "NAME_PATIENT")]
+    assert found(nlp, "با سپاس\nداریوش نوروزی\nبخش") == [("داریوش نوروزی", "NAME_PATIENT")]
+    assert found(nlp, "با سپاس\nداریوش نوروزی، بخش") == [("داریوش نوروزی", "NAME_PATIENT")]
+    # not opening its line, or more words before the line's end: not a signature
+    assert found(nlp, "دیروز داریوش نوروزی (پزشک)") == []
+    assert found(nlp, "داریوش نوروزی امروز آمد") == []
+    assert found(nlp, "داریوش\nبخش") == []
+
+
 def test_faker_names_can_be_switched_off():
     assert found(trained(faker_names=False), "Aktuell gehe es Maria gut.") == []
 
