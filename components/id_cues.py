@@ -11,6 +11,14 @@ are IDs:
 
 A word becomes a cue where it stood next to a code-shaped ID in at least `min_documents`
 training documents and at least `min_ratio` of the code-shaped tokens next to it were IDs.
+
+With `lang`, the language's words for a ward, room, bed, operating theatre, intensive care
+or clinic (`unit_words` in `resources/places.json`) are cues too, for codes with a letter
+only ("Intensive Care Unit III", "اتاق عمل III", "oda B4"; a bare number after them is as
+often a dose or a count of days). Such a cue is often in one or two letters only, too few to learn
+it; where the training letters put it before two or more codes with a letter and under
+`min_ratio` of them were IDs, it is dropped. In the train and dev letters of all ten
+languages, 81 of 82 codes with a letter after such a word are IDs.
 At run time, every code-shaped word outside the existing entities with a cue next to it
 becomes an `ID` entity. Code-shaped: a Roman numeral of two or more letters ("II"), or up
 to four digits in any script with at most two letters before or after them and an
@@ -29,7 +37,9 @@ from spacy.tokens import Doc, Span, Token
 from spacy.training import Example
 
 from .entities import add_entities, entity_tokens
+from .labels import validate_language
 from .learned_data import LearnedData
+from .surrogates.common import load_resource
 
 CODE = re.compile(r"^(?:[IVX]{2,5}|[^\W\d_]{0,2}-?\d{1,4}[^\W\d_]{0,2})$")
 
@@ -59,6 +69,16 @@ def code_spans(doc: Doc, excluded: set[int]) -> Iterator[tuple[int, int]]:
         i = j + 1
 
 
+def has_letter(text: str) -> bool:
+    """Whether a code has a letter ("III", "B42"), unlike a bare number ("316")."""
+    return any(char.isalpha() for char in text)
+
+
+def unit_words(lang: str) -> frozenset[str]:
+    """The language's words for a ward, room, bed, theatre or clinic (resources)."""
+    return frozenset(load_resource("places.json")[validate_language(lang)]["unit_words"])
+
+
 def context_words(doc: Doc, start: int, end: int, window: int) -> tuple[list[str], str | None]:
     """The last `window` lower-cased words (no punctuation, whitespace or numbers) among the
     `window + 1` tokens before token `start`, and the first token after the code, past
@@ -79,7 +99,8 @@ class IdCues(LearnedData):
     data_file = "id_cues.json"
     factory = "deid_id_cues"
 
-    def __init__(self, name: str, window: int, min_documents: int, min_ratio: float) -> None:
+    def __init__(self, name: str, lang: str | None, window: int, min_documents: int,
+                 min_ratio: float) -> None:
         if window < 1 or min_documents < 1:
             raise ValueError("deid_id_cues: window and min_documents must be >= 1")
         if not 0 < min_ratio <= 1:
@@ -88,8 +109,10 @@ class IdCues(LearnedData):
         self.window = window
         self.min_documents = min_documents
         self.min_ratio = min_ratio
+        self.unit_words = unit_words(lang) if lang else frozenset()
         self.cues_before: set[str] = set()
         self.cues_after: set[str] = set()
+        self.unit_cues: set[str] = set()
 
     # -- learning -----------------------------------------------------------------
     def initialize(self, get_examples: Callable[[], Iterable[Example]],
@@ -102,6 +125,8 @@ class IdCues(LearnedData):
         around those outside any entity."""
         near: Counter = Counter()  # (side, word) -> code-shaped words it stood next to
         near_id: Counter = Counter()  # (side, word) -> ... of them IDs
+        lettered: Counter = Counter()  # unit word -> codes with a letter after it
+        lettered_ids: Counter = Counter()  # ... of them IDs
         id_documents: dict[tuple[str, str], set[int]] = defaultdict(set)
         for number, doc in enumerate(docs):
             ids = {i for ent in doc.ents if ent.label_ == "ID" for i in range(ent.start, ent.end)}
@@ -110,25 +135,34 @@ class IdCues(LearnedData):
                 before, after = context_words(doc, start, end, self.window)
                 keys = {("before", word) for word in before}
                 keys |= {("after", after)} if after is not None else set()
+                is_id = ids.issuperset(range(start, end))
                 near.update(keys)
-                if ids.issuperset(range(start, end)):
+                if is_id:
                     near_id.update(keys)
                     for key in keys:
                         id_documents[key].add(number)
+                if has_letter(doc[start:end].text):
+                    units = self.unit_words.intersection(before)
+                    lettered.update(units)
+                    lettered_ids.update(units if is_id else ())
         cues = {key for key, count in near_id.items()
                 if len(id_documents[key]) >= self.min_documents
                 and count / near[key] >= self.min_ratio}
         self.cues_before = {word for side, word in cues if side == "before"}
         self.cues_after = {word for side, word in cues if side == "after"}
+        self.unit_cues = {word for word in self.unit_words - self.cues_before
+                          if lettered[word] < self.min_documents
+                          or lettered_ids[word] / lettered[word] >= self.min_ratio}
 
     # -- finding --------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
-        if not (self.cues_before or self.cues_after):
+        if not (self.cues_before or self.cues_after or self.unit_cues):
             return doc
         found = []
         for start, end in code_spans(doc, entity_tokens(doc)):
             before, after = context_words(doc, start, end, self.window)
-            if self.cues_before.intersection(before) or after in self.cues_after:
+            if (self.cues_before.intersection(before) or after in self.cues_after
+                    or (has_letter(doc[start:end].text) and self.unit_cues.intersection(before))):
                 found.append(Span(doc, start, end, label="ID"))
         add_entities(doc, found)
         return doc
@@ -136,19 +170,22 @@ class IdCues(LearnedData):
     # -- serialisation (LearnedData) ------------------------------------------------
     def learned(self) -> dict:
         """What `initialize` learned, as JSON-ready data."""
-        return {"cues_before": sorted(self.cues_before), "cues_after": sorted(self.cues_after)}
+        return {"cues_before": sorted(self.cues_before), "cues_after": sorted(self.cues_after),
+                "unit_cues": sorted(self.unit_cues)}
 
     def load_learned(self, data: dict) -> None:
         """Restore what `learned` returned."""
         self.cues_before = set(data.get("cues_before", []))
         self.cues_after = set(data.get("cues_after", []))
+        self.unit_cues = set(data.get("unit_cues", []))
 
 
 @Language.factory(
     "deid_id_cues",
-    default_config={"window": 2, "min_documents": 2, "min_ratio": 0.5},
+    default_config={"lang": None, "window": 2, "min_documents": 2, "min_ratio": 0.5},
 )
-def make_id_cues(nlp: Language, name: str, window: int, min_documents: int,
+def make_id_cues(nlp: Language, name: str, lang: str | None, window: int, min_documents: int,
                  min_ratio: float) -> IdCues:
-    """Factory of `deid_id_cues`; call `initialize` (or load) to give it its cues."""
-    return IdCues(name, window, min_documents, min_ratio)
+    """Factory of `deid_id_cues`; call `initialize` (or load) to give it its cues. With
+    `lang`, the language's ward and room words are cues for codes with a letter."""
+    return IdCues(name, lang, window, min_documents, min_ratio)

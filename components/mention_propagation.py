@@ -14,11 +14,15 @@ morphology leads back to the same nominative counts as well ("Эльвира" ->
 spelling of the same name ("ياسمين" -> "ياسمن", `name_spelling`). A patient's initial that
 opens a line, followed by a word that is not capitalised ("E. yaklaşık L5 seviyesinde…",
 "ن. با اسپینا بیفیدا…"), is the patient too: the training letters of every language name
-their patient so, and no other such initial there matches a patient. Existing entities
-always win; new spans only fill gaps.
+their patient so, and no other such initial there matches a patient. A Roman numeral
+("Intensivstation III") is not looked for elsewhere: other Roman numerals of a letter are
+grades, types and lab names ("Stadium IV", "AT III"). Existing entities always win; new
+spans only fill gaps.
 """
 
 from __future__ import annotations
+
+import re
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
@@ -27,6 +31,8 @@ from .entities import add_entities, entity_tokens
 from .labels import PERSON_LABELS, validate_label, validate_language
 from .name_spelling import spelling_key
 from .surrogates.morphology import lemma_candidates
+
+ROMAN_NUMERAL = re.compile(r"^[IVXLC]+$")
 
 DEFAULT_LABELS: tuple[str, ...] = (
     "NAME_PATIENT", "NAME_DOCTOR", "NAME_RELATIVE", "NAME_EXT", "NAME_OTHER",
@@ -64,7 +70,8 @@ class MentionPropagation:
             if ent.label_ not in self.labels:
                 continue
             words = tuple(token.lower_ for token in ent if not token.is_space)
-            if words and len(ent.text) >= self.min_length:
+            if (words and len(ent.text) >= self.min_length
+                    and not ROMAN_NUMERAL.match(ent.text)):
                 forms.setdefault(words, ent.label_)
             if ent.label_ in PERSON_LABELS:
                 for token in ent:

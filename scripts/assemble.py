@@ -99,7 +99,7 @@ def assemble_pipeline(model_dir: Path, lang: str, gold_paths: Sequence[Path],
     cues.initialize(lambda: examples, nlp=nlp)
     forms = nlp.add_pipe("deid_name_forms", config={"lang": lang})
     forms.initialize(lambda: examples, nlp=nlp)
-    codes = nlp.add_pipe("deid_id_cues")
+    codes = nlp.add_pipe("deid_id_cues", config={"lang": lang})
     codes.initialize(lambda: examples, nlp=nlp)
     nlp.add_pipe("deid_mention_propagation", config={"lang": lang})
     nlp.add_pipe("deid_presidio_patterns", config={"lang": lang})

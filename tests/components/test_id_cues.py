@@ -40,6 +40,21 @@ def test_codes_next_to_a_cue_become_ids():
     assert found(nlp, "Kontrolle in O-14 numaralı poliklinik.") == [("O-14", "ID")]
 
 
+def test_with_lang_ward_words_are_cues_for_codes_with_a_letter():
+    nlp = trained(lang="de")
+    assert "intensivstation" in nlp.get_pipe("deid_id_cues").unit_cues
+    assert found(nlp, "Verlegung auf die Intensivstation II heute.") == [("II", "ID")]
+    # a bare number after such a word is as often a count of days
+    assert found(nlp, "Auf der Intensivstation 3 Tage.") == []
+    assert found(trained(), "Verlegung auf die Intensivstation II heute.") == []
+
+
+def test_a_ward_word_training_puts_before_other_codes_is_no_cue():
+    training = [*TRAINING, ("Im Saal IV sangen sie.", []), ("Der Saal XI blieb.", [])]
+    cues = trained(training, lang="de").get_pipe("deid_id_cues")
+    assert "saal" not in cues.unit_cues and "bett" in cues.unit_cues
+
+
 def test_codes_without_a_cue_and_words_next_to_a_cue_stay_as_they_are():
     nlp = trained()
     assert found(nlp, "Er nahm 5 mg am Montag, 2025 war gut.") == []

@@ -44,6 +44,14 @@ def test_ids_and_places_propagate_as_whole_strings():
     assert [e.label_ for e in doc.ents] == ["ID", "LOCATION_CITY", "ID", "LOCATION_CITY"]
 
 
+def test_a_roman_numeral_id_is_not_looked_for_elsewhere():
+    nlp = pipeline()
+    text = "Intensivstation III, Zimmer B42. Labor: AT III normal, B42 frei."
+    doc = with_entities(nlp, text, [("III", "ID"), ("B42", "ID")])
+    assert [(e.start_char, e.text) for e in doc.ents] == [
+        (16, "III"), (28, "B42"), (55, "B42")]
+
+
 def test_scripts_without_case_are_matched():
     nlp = pipeline("ar")
     text = "المريضة روعة الطويل. اتصلت الطويل أمس"
