@@ -12,7 +12,7 @@ and are still plain to see, so a statistical model that misses them leaks them:
   so one of their names counts only in title case, in a script with case, and with a
   surname after it ("Burcu Tandoğan"), or, in a script without case, as a signature: at
   the start of a line, with one name-like word after it and then the line's end, a comma
-  or "(" ("کوروش شهابی (پزشک بخش)"; 12 of 12 such lines in the train and dev letters of
+  or "(" ("داریوش نوروزی (پزشک بخش)"; 12 of 12 such lines in the train and dev letters of
   tr, ar and fa are person names);
 * a name with an initial after it, as in signature columns ("Hendlbein H. MBA",
   "Бринзей Б.", "الصواف ب."): up to `max_tokens` - 1 name-like words before a
