@@ -76,7 +76,7 @@ def has_letter(text: str) -> bool:
 
 def unit_words(lang: str) -> frozenset[str]:
     """The language's words for a ward, room, bed, theatre or clinic (resources)."""
-    return frozenset(load_resource("places.json")[validate_language(lang)]["unit_words"])
+    return frozenset(load_resource("places.json")[lang]["unit_words"])
 
 
 def context_words(doc: Doc, start: int, end: int, window: int) -> tuple[list[str], str | None]:
@@ -109,7 +109,7 @@ class IdCues(LearnedData):
         self.window = window
         self.min_documents = min_documents
         self.min_ratio = min_ratio
-        self.unit_words = unit_words(lang) if lang else frozenset()
+        self.lang = validate_language(lang) if lang else None
         self.cues_before: set[str] = set()
         self.cues_after: set[str] = set()
         self.unit_cues: set[str] = set()
@@ -125,6 +125,7 @@ class IdCues(LearnedData):
         around those outside any entity."""
         near: Counter = Counter()  # (side, word) -> code-shaped words it stood next to
         near_id: Counter = Counter()  # (side, word) -> ... of them IDs
+        units_of_language = unit_words(self.lang) if self.lang else frozenset()
         lettered: Counter = Counter()  # unit word -> codes with a letter after it
         lettered_ids: Counter = Counter()  # ... of them IDs
         id_documents: dict[tuple[str, str], set[int]] = defaultdict(set)
@@ -142,7 +143,7 @@ class IdCues(LearnedData):
                     for key in keys:
                         id_documents[key].add(number)
                 if has_letter(doc[start:end].text):
-                    units = self.unit_words.intersection(before)
+                    units = units_of_language.intersection(before)
                     lettered.update(units)
                     lettered_ids.update(units if is_id else ())
         cues = {key for key, count in near_id.items()
@@ -150,7 +151,7 @@ class IdCues(LearnedData):
                 and count / near[key] >= self.min_ratio}
         self.cues_before = {word for side, word in cues if side == "before"}
         self.cues_after = {word for side, word in cues if side == "after"}
-        self.unit_cues = {word for word in self.unit_words - self.cues_before
+        self.unit_cues = {word for word in units_of_language - self.cues_before
                           if lettered[word] < self.min_documents
                           or lettered_ids[word] / lettered[word] >= self.min_ratio}
 

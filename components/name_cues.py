@@ -74,7 +74,7 @@ def is_name_word(text: str) -> bool:
 
 def medical_title_words(lang: str) -> frozenset[str]:
     """The lower-cased words of the language's medical and academic titles."""
-    titles = load_resource("people.json")[validate_language(lang)]["titles"]
+    titles = load_resource("people.json")[lang]["titles"]
     return frozenset(word.lower() for title in titles for word in title.split())
 
 
@@ -215,7 +215,7 @@ class NameCues(LearnedData):
         self.min_cue_count = min_cue_count
         self.min_cue_ratio = min_cue_ratio
         self.min_common_count = min_common_count
-        self.title_words = medical_title_words(lang) if lang else frozenset()
+        self.lang = validate_language(lang) if lang else None
         self.cues_before: dict[str, str] = {}
         self.cues_after: dict[str, str] = {}
         self.joiners: set[str] = set()
@@ -279,8 +279,9 @@ class NameCues(LearnedData):
 
     def rare_title_cues(self, seen: Counter) -> dict[str, str]:
         """The language's title words seen fewer than `min_cue_count` times and not yet
-        cues, as cues for a doctor's name."""
-        return {word: "NAME_DOCTOR" for word in self.title_words
+        cues, as cues for a doctor's name (none without `lang`)."""
+        titles = medical_title_words(self.lang) if self.lang else frozenset()
+        return {word: "NAME_DOCTOR" for word in titles
                 if seen[word] < self.min_cue_count and word not in self.cues_before}
 
     @staticmethod

@@ -49,7 +49,7 @@ from .entities import add_entities, entity_tokens
 from .labels import PERSON_LABELS, validate_label, validate_language
 from .learned_data import LearnedData
 from .mention_propagation import opens_line
-from .name_cues import is_name_like, learn_common_words, next_word
+from .name_cues import ends_line, is_name_like, learn_common_words, next_word
 from .surrogates.morphology import lemma_candidates
 from .surrogates.names import lexicon
 
@@ -182,9 +182,8 @@ class NameForms(LearnedData):
                 and is_name_like(doc[surname], taken, self.ordinary_words)):
             return False
         after = next_word(doc, surname + 1, 1)
-        gap_end = doc[after].idx if after < len(doc) else len(doc.text)
-        ends_line = "\n" in doc.text[doc[surname].idx + len(doc[surname]):gap_end]
-        if not (ends_line or after == len(doc) or doc[after].text in SIGNATURE_ENDS):
+        if not (ends_line(doc, surname + 1) or after == len(doc)
+                or doc[after].text in SIGNATURE_ENDS):
             return False
         return bool(lexicon(self.lang).first_name_genders(self.lang, token.text))
 
