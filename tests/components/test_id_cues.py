@@ -49,6 +49,16 @@ def test_with_lang_ward_words_are_cues_for_codes_with_a_letter():
     assert found(trained(), "Verlegung auf die Intensivstation II heute.") == []
 
 
+def test_with_lang_a_ward_word_as_field_label_is_a_cue_for_bare_numbers():
+    nlp = trained(lang="de")
+    assert found(nlp, "Chirurgie\nRaum: 214\nDatum: heute") == [("214", "ID")]
+    assert found(nlp, "Raum : 7 frei") == [("7", "ID")]
+    # no colon, another word before the colon, or no `lang`: a bare number stays
+    assert found(nlp, "Im Raum 214 Tage") == []
+    assert found(nlp, "Dosis: 214 mg") == []
+    assert found(trained(), "Raum: 214") == []
+
+
 def test_a_ward_word_training_puts_before_other_codes_is_no_cue():
     training = [*TRAINING, ("Im Saal IV sangen sie.", []), ("Der Saal XI blieb.", [])]
     cues = trained(training, lang="de").get_pipe("deid_id_cues")
