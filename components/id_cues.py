@@ -41,7 +41,7 @@ from spacy.training import Example
 from .entities import add_entities, entity_tokens
 from .labels import validate_language
 from .learned_data import LearnedData
-from .name_cues import next_word
+from .name_cues import field_label, next_word
 from .surrogates.common import load_resource
 
 CODE = re.compile(r"^(?:[IVX]{2,5}|[^\W\d_]{0,2}-?\d{1,4}[^\W\d_]{0,2})$")
@@ -83,12 +83,11 @@ def unit_words(lang: str) -> frozenset[str]:
 
 
 def after_field_label(doc: Doc, start: int, words: set[str]) -> bool:
-    """Whether the code at token `start` follows one of `words` and a colon ("Oda: 316")."""
+    """Whether the code at token `start` follows a field label (`name_cues.field_label`)
+    whose word is one of `words` ("Oda: 316")."""
     colon = next_word(doc, start - 1, -1)
-    if colon < 1 or doc[colon].text != ":":
-        return False
-    label = next_word(doc, colon - 1, -1)
-    return label >= 0 and doc[label].lower_ in words
+    label = field_label(doc, colon) if colon >= 0 else None
+    return label is not None and label.removesuffix(":") in words
 
 
 def context_words(doc: Doc, start: int, end: int, window: int) -> tuple[list[str], str | None]:
