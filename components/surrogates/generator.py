@@ -127,11 +127,13 @@ class DocumentSession:
         return places.organization(text, self._document_city(), rng)
 
     def age(self, text: str) -> str:
-        """An age moved by a small per-document amount (1-2 years), then grouped if set."""
+        """An age moved by a small per-document amount (1-2 years), then grouped if set; an
+        age the move would make negative moves up instead, so that no age stays as it was."""
 
         def shift(match: re.Match) -> str:
             value = int(match.group())
-            return str(max(0, value + self.age_offset) if value + self.age_offset != value else 1)
+            moved = value + self.age_offset
+            return str(moved if moved >= 0 else value - self.age_offset)
 
         return group_age(AGE_NUMBER.sub(shift, text), self.generator.age_group_over)
 

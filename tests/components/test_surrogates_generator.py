@@ -84,3 +84,13 @@ def test_ages_are_grouped_above_the_limit():
     assert group_age("45", 89) == "45"
     session = SurrogateGenerator(lang="de", age_group_over=89).new_document()
     assert session.surrogate(text="95", label="AGE") == "90+"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_an_age_never_stays_as_it_was(seed):
+    # a downward move below zero goes up instead (an age 0 once stayed 0)
+    session = SurrogateGenerator(lang="de", seed=seed).new_document()
+    for age in ("0", "1", "0 J.", "00000J", "45"):
+        new = session.surrogate(text=age, label="AGE")
+        assert new != age and int(new.rstrip("J. ")) != int(age.rstrip("J. ")), (age, new)
+        assert int(new.rstrip("J. ")) >= 0
