@@ -1,14 +1,18 @@
 """Convert the vendored corpus to one spaCy DocBin per language.
 
-German comes from the INCEpTION exports (JSON by default, XMI on request), the other
-languages from the inline-tag replica. Prints, per language, gold spans in / kept /
-adjusted / lost, and the position of every lost span.
+The letters come from the INCEpTION exports for German (JSON by default, XMI on request)
+and from the inline-tag replica for the other languages; the multi-genre documents from
+`synthetic_clinical/<lang>/`. Every Doc records its name, language, source and genre in
+`user_data`. Prints, per language, gold spans in / kept / adjusted / lost, and the
+position of every lost span.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Annotated
 
 import spacy
 import srsly
@@ -21,6 +25,15 @@ from spacy_deid.inline_tags import parse_inline_tags
 from spacy_deid.labels import LANGUAGES, parse_language_codes
 
 from scripts.inception import CasDocument, read_cas_json, read_cas_xmi
+from scripts.sources import (
+    LETTERS,
+    SOURCES,
+    SYNTHETIC,
+    SYNTHETIC_FOLDER,
+    genre_from_path,
+    source_of,
+    synthetic_doc_id,
+)
 
 GERMAN = "de"
 
@@ -53,10 +66,15 @@ def keep_entities_in_one_sentence(doc: Doc) -> None:
             token.is_sent_start = False
 
 
-def annotate(doc: Doc, name: str, lang: str) -> Doc:
-    """Record the document name and language in `user_data` (kept by DocBin)."""
+def annotate(doc: Doc, name: str, lang: str, source: str = LETTERS,
+             genre: str | None = None) -> Doc:
+    """Record the document name, language, source and genre in `user_data` (kept by
+    DocBin)."""
     doc.user_data["doc_id"] = name
     doc.user_data["lang"] = lang
+    doc.user_data["source"] = source
+    if genre is not None:
+        doc.user_data["genre"] = genre
     return doc
 
 
@@ -71,16 +89,29 @@ def convert_cas(nlp: Language, documents: Iterable[CasDocument],
         yield annotate(doc, document.name, GERMAN)
 
 
+def inline_doc(nlp: Language, path: Path, report: AlignmentReport) -> Doc:
+    """One inline-tag file as a Doc with gold entities and rule-based sentences."""
+    text, spans = parse_inline_tags(path.read_text(encoding="utf-8"), source=str(path))
+    doc, doc_report = make_doc(nlp.tokenizer, text, spans, str(path))
+    report.add(doc_report)
+    set_rule_sentences(doc)
+    keep_entities_in_one_sentence(doc)
+    return doc
+
+
 def convert_inline(nlp: Language, paths: Iterable[Path], lang: str,
                    report: AlignmentReport) -> Iterator[Doc]:
-    """Inline-tag files to Docs with gold entities and rule-based sentences."""
+    """Translated letters (inline tags) to Docs, named like their German original."""
     for path in paths:
-        text, spans = parse_inline_tags(path.read_text(encoding="utf-8"), source=str(path))
-        doc, doc_report = make_doc(nlp.tokenizer, text, spans, str(path))
-        report.add(doc_report)
-        set_rule_sentences(doc)
-        keep_entities_in_one_sentence(doc)
-        yield annotate(doc, path.name.split(".", 1)[0], lang)
+        yield annotate(inline_doc(nlp, path, report), path.name.split(".", 1)[0], lang)
+
+
+def convert_synthetic(nlp: Language, paths: Iterable[Path], lang: str,
+                      report: AlignmentReport) -> Iterator[Doc]:
+    """Multi-genre documents (inline tags) to Docs, with their genre."""
+    for path in paths:
+        yield annotate(inline_doc(nlp, path, report), synthetic_doc_id(lang, path), lang,
+                       SYNTHETIC, genre_from_path(path))
 
 
 def read_german(corpus_dir: Path, cas_format: str) -> list[CasDocument]:
@@ -103,18 +134,37 @@ def inline_tag_folder(corpus_dir: Path, lang: str) -> Path | None:
     return None
 
 
-def convert_language(corpus_dir: Path, lang: str, cas_format: str = "json"
-                     ) -> tuple[list[Doc], AlignmentReport]:
-    """Convert one language of the corpus; return its Docs and alignment report."""
+def synthetic_paths(corpus_dir: Path, lang: str) -> list[Path]:
+    """The language's multi-genre documents, sorted (none when the folder is missing)."""
+    return sorted((corpus_dir / SYNTHETIC_FOLDER / lang).glob("*.txt"))
+
+
+def convert_language(corpus_dir: Path, lang: str, cas_format: str = "json",
+                     sources: tuple[str, ...] = SOURCES) -> tuple[list[Doc], AlignmentReport]:
+    """Convert one language of the corpus (the chosen sources); return its Docs and
+    alignment report."""
     nlp = blank_pipeline(lang)
     report = AlignmentReport()
-    if lang == GERMAN:
-        docs = list(convert_cas(nlp, read_german(corpus_dir, cas_format), report))
-    else:
+    docs: list[Doc] = []
+    if LETTERS in sources and lang == GERMAN:
+        docs.extend(convert_cas(nlp, read_german(corpus_dir, cas_format), report))
+    elif LETTERS in sources:
         folder = inline_tag_folder(corpus_dir, lang)
         paths = sorted(folder.glob("*.txt")) if folder else []
-        docs = list(convert_inline(nlp, paths, lang, report))
+        docs.extend(convert_inline(nlp, paths, lang, report))
+    if SYNTHETIC in sources:
+        docs.extend(convert_synthetic(nlp, synthetic_paths(corpus_dir, lang), lang, report))
     return docs, report
+
+
+def parse_sources(sources: str) -> tuple[str, ...]:
+    """"letters,synthetic" -> ("letters", "synthetic"), each checked."""
+    chosen = tuple(part.strip() for part in sources.split(",") if part.strip())
+    unknown = [source for source in chosen if source not in SOURCES]
+    if unknown or not chosen:
+        raise typer.BadParameter(
+            f"--sources takes a comma-separated subset of {', '.join(SOURCES)}, not {sources!r}")
+    return chosen
 
 
 def report_line(lang: str, docs: list[Doc], report: AlignmentReport) -> str:
@@ -131,20 +181,25 @@ def main(
     output_dir: Path = typer.Argument(..., help="Where to write <lang>.spacy"),
     langs: str = typer.Option(",".join(LANGUAGES), help="Comma-separated language codes"),
     cas_format: str = typer.Option("json", help="GraSCCo export to read: json or xmi"),
+    sources: Annotated[str, typer.Option(help="Comma-separated sources to convert")
+                       ] = ",".join(SOURCES),
 ) -> None:
     """Convert every language of the corpus to a DocBin and print the alignment account."""
+    chosen = parse_sources(sources)
     output_dir.mkdir(parents=True, exist_ok=True)
     summary = {}
     for lang in parse_language_codes(langs):
-        if lang != GERMAN and inline_tag_folder(corpus_dir, lang) is None:
+        docs, report = convert_language(corpus_dir, lang, cas_format, chosen)
+        if not docs:
             typer.echo(f"{lang:4} no data in the corpus, skipped")
             continue
-        docs, report = convert_language(corpus_dir, lang, cas_format)
         DocBin(docs=docs, store_user_data=True).to_disk(output_dir / f"{lang}.spacy")
         typer.echo(report_line(lang, docs, report))
         for position in report.lost_positions:
             typer.echo(f"     lost: {position} (the spans overlap after alignment to tokens)")
-        summary[lang] = {"docs": len(docs), "spans_in": report.spans_in, "kept": report.kept,
+        summary[lang] = {"docs": len(docs),
+                         "docs_by_source": dict(Counter(source_of(doc) for doc in docs)),
+                         "spans_in": report.spans_in, "kept": report.kept,
                          "adjusted": report.adjusted, "lost": report.lost,
                          "adjusted_labels": dict(report.adjusted_labels),
                          "lost_positions": report.lost_positions}

@@ -13,6 +13,11 @@ GraSCCo labels and on the MultiGraSCCo paper's reduced label set (names merged, 
 labels dropped). Matching is by character offsets, so the pipeline's tokenization may
 differ from the gold tokenization.
 
+Each source of the test split is scored on its own: the record's top level holds the
+letters (as the published numbers do), `sources` a summary per source, and for the
+multi-genre documents per genre, with the share of person names and of IDs caught (every
+character of the gold span inside some predicted span, whatever its label).
+
 Usage::
 
     python scripts/evaluate.py MODEL_DIR GOLD_DOCBIN --lang de --output metrics/de.json
@@ -35,7 +40,13 @@ import srsly
 import typer
 from spacy_deid.alignment import doc_char_spans
 from spacy_deid.inline_tags import CharSpan
-from spacy_deid.labels import NAME_LABELS, parse_language_codes, validate_language
+from spacy_deid.labels import NAME_LABELS, PERSON_LABELS, parse_language_codes, validate_language
+
+try:
+    from scripts.sources import LETTERS, by_genre, by_source
+except ImportError:  # run as `python scripts/evaluate.py`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from scripts.sources import LETTERS, by_genre, by_source
 
 SCHEMAS: tuple[str, ...] = ("strict", "exact", "partial", "type")
 MERGED_NAME_LABEL = "NAME"
@@ -389,9 +400,87 @@ def command_line() -> str:
     return shlex.join(["python", *sys.argv])
 
 
+# The packages whose versions can move a score (recorded in every metrics file).
+VERSIONED_PACKAGES: tuple[str, ...] = (
+    "spacy", "thinc", "numpy", "torch", "spacy-transformers", "transformers",
+    "presidio-analyzer", "presidio-anonymizer", "faker", "mimesis")
+
+
+def package_versions() -> dict[str, str | None]:
+    """The installed versions of `VERSIONED_PACKAGES` (None where one is missing)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    versions: dict[str, str | None] = {}
+    for name in VERSIONED_PACKAGES:
+        try:
+            versions[name] = version(name)
+        except PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
 def timestamp() -> str:
     """The current UTC time, ISO 8601 to the second."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# ---------------------------------------------------------------------------
+# Per source and genre
+# ---------------------------------------------------------------------------
+
+CAUGHT_GROUPS: dict[str, frozenset[str]] = {"names": PERSON_LABELS, "ids": frozenset({"ID"})}
+
+
+def covered(gold: CharSpan, pred: Iterable[CharSpan], text: str) -> bool:
+    """Whether every non-space character of `gold` lies inside some predicted span."""
+    inside = [False] * (gold.end - gold.start)
+    for span in pred:
+        for offset in range(max(span.start, gold.start), min(span.end, gold.end)):
+            inside[offset - gold.start] = True
+    return all(flag or text[gold.start + i].isspace() for i, flag in enumerate(inside))
+
+
+def caught_rates(gold_docs: Sequence[Sequence[CharSpan]], pred_docs: Sequence[Sequence[CharSpan]],
+                 texts: Sequence[str]) -> dict[str, dict[str, float | int]]:
+    """For person names and IDs: gold spans, those fully covered by predictions of any label
+    (`caught`) and those touched by one (`overlapped`)."""
+    rates = {}
+    for group, labels in CAUGHT_GROUPS.items():
+        spans = caught = overlapped = 0
+        for gold, pred, text in zip(gold_docs, pred_docs, texts, strict=True):
+            for span in (g for g in gold if g.label in labels):
+                spans += 1
+                caught += covered(span, pred, text)
+                overlapped += any(_overlaps(span, p) for p in pred)
+        rates[group] = {"spans": spans, "caught": caught, "overlapped": overlapped,
+                        "caught_rate": round(caught / spans, 4) if spans else None}
+    return rates
+
+
+def source_summary(docs: Sequence[Any], gold_spans: Sequence[Sequence[CharSpan]],
+                   pred_spans: Sequence[Sequence[CharSpan]], with_genres: bool) -> dict[str, Any]:
+    """Strict and type micro scores, per-label strict F1 and the caught rates of a group of
+    documents, and the same per genre when asked."""
+    texts = [doc.text for doc in docs]
+    scores = score_documents(gold_spans, pred_spans)
+    summary: dict[str, Any] = {
+        "n_docs": len(docs),
+        "n_gold_entities": sum(len(spans) for spans in gold_spans),
+        "n_predicted_entities": sum(len(spans) for spans in pred_spans),
+        "strict_micro": scores["strict"]["micro"],
+        "type_micro": scores["type"]["micro"],
+        "strict_f1_per_label": {label: row["f1"]
+                                for label, row in scores["strict"]["per_label"].items()},
+        "caught": caught_rates(gold_spans, pred_spans, texts),
+    }
+    if with_genres:
+        index = {id(doc): i for i, doc in enumerate(docs)}
+        summary["genres"] = {}
+        for genre, members in by_genre(docs).items():
+            rows = [index[id(doc)] for doc in members]
+            summary["genres"][genre] = source_summary(
+                members, [gold_spans[i] for i in rows], [pred_spans[i] for i in rows], False)
+    return summary
 
 
 def read_gold_docs(path: Path, vocab: Any) -> list[Any]:
@@ -421,12 +510,22 @@ def evaluate_pipeline(model: Path, gold_path: Path, lang: str, train_path: Path 
     if not Path(model).exists():
         raise FileNotFoundError(f"Pipeline directory not found: {model}")
     nlp = spacy.load(model)
-    gold = read_gold_docs(Path(gold_path), nlp.vocab)
+    all_gold = read_gold_docs(Path(gold_path), nlp.vocab)
+    all_pred = dict(zip((id(doc) for doc in all_gold),
+                        predict_spans(nlp, [doc.text for doc in all_gold], batch_size=batch_size),
+                        strict=True))
+    groups = by_source(all_gold)
+    sources = {source: source_summary(docs, [doc_char_spans(doc) for doc in docs],
+                                      [all_pred[id(doc)] for doc in docs], source != LETTERS)
+               for source, docs in groups.items()}
+    primary = LETTERS if LETTERS in groups else next(iter(groups), LETTERS)
+    gold = groups.get(primary, [])
     gold_spans = [doc_char_spans(doc) for doc in gold]
-    pred_spans = predict_spans(nlp, [doc.text for doc in gold], batch_size=batch_size)
+    pred_spans = [all_pred[id(doc)] for doc in gold]
     train_spans = None
     if train_path is not None:
-        train_spans = [doc_char_spans(doc) for doc in read_gold_docs(Path(train_path), nlp.vocab)]
+        train_docs = by_source(read_gold_docs(Path(train_path), nlp.vocab)).get(primary, [])
+        train_spans = [doc_char_spans(doc) for doc in train_docs]
     return {
         "lang": lang,
         "name": name,
@@ -437,10 +536,13 @@ def evaluate_pipeline(model: Path, gold_path: Path, lang: str, train_path: Path 
                      "components": list(nlp.pipe_names)},
         "command": command_line(),
         "created": timestamp(),
+        "versions": package_versions(),
+        "source": primary,
         "n_docs": len(gold),
         "n_tokens": sum(len(doc) for doc in gold),
         "n_gold_entities": sum(len(spans) for spans in gold_spans),
         "n_predicted_entities": sum(len(spans) for spans in pred_spans),
+        "sources": sources,
         "schemas": {
             "strict": "exact span and label",
             "exact": "exact span, any label",
@@ -554,9 +656,17 @@ def languages_cli(
         fine = metrics["label_sets"]["fine"]["scores"]["strict"]["micro"]
         reduced = metrics["label_sets"]["reduced"]["scores"]["partial"]["micro"]
         summary[lang] = {"strict_micro": fine, "relaxed_micro_reduced": reduced,
+                         "sources": {source: {"strict_micro": row["strict_micro"],
+                                              "caught": row["caught"]}
+                                     for source, row in metrics["sources"].items()},
                          "file": str(output)}
         typer.echo(f"{lang}: fine strict micro P={fine['p']:.3f} R={fine['r']:.3f} "
                    f"F1={fine['f1']:.3f}; reduced partial micro F1={reduced['f1']:.3f}")
+        for source, row in metrics["sources"].items():
+            caught = ", ".join(f"{group} caught {rates['caught_rate']}"
+                               for group, rates in row["caught"].items())
+            typer.echo(f"    {source}: {row['n_docs']} docs, strict micro "
+                       f"F1={row['strict_micro']['f1']:.3f}; {caught}")
     write_json({"command": command_line(), "created": timestamp(), "languages": summary},
                metrics_dir / f"scores{suffix}.json")
 

@@ -11,7 +11,9 @@ those with at least one word of three or more characters surviving as a whole wo
 replacement overlaps (`missed`: no detector touched them, unlike a ward number "5" that
 was replaced but still counts as leaked because "5 mg" stands elsewhere in the letter).
 Labels the anonymizer keeps on purpose (`AGE` by default) are reported but left out of
-the totals. Writes JSON; prints no PHI.
+the totals. The top level reports the letters; `sources` holds the same report for every
+source of the test split (and per genre for the multi-genre documents). Writes JSON;
+prints no PHI.
 Target: <= 1% for names and IDs in every language.
 """
 
@@ -33,10 +35,12 @@ from spacy_deid.labels import NAME_LABELS, parse_language_codes, validate_langua
 from spacy_deid.name_spelling import ARABIC_SCRIPT_LANGUAGES
 
 try:
-    from scripts.evaluate import read_gold_docs
+    from scripts.evaluate import package_versions, read_gold_docs
+    from scripts.sources import LETTERS, by_genre, by_source
 except ImportError:  # run as `python scripts/leakage.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from scripts.evaluate import read_gold_docs
+    from scripts.evaluate import package_versions, read_gold_docs
+    from scripts.sources import LETTERS, by_genre, by_source
 
 TARGET = 0.01
 # Names (titles such as "Dr." are not identifying and come from short lists) and IDs.
@@ -127,6 +131,22 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
     }
 
 
+def report_by_source(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
+    """The leakage report of the letters at the top level (of the only source when there
+    are no letters), with `sources` holding each source's own, per genre beyond the
+    letters, and the package versions."""
+    groups = by_source(gold_docs)
+    sources = {}
+    for source, docs in groups.items():
+        sources[source] = leakage_report(nlp, docs, lang)
+        if source != LETTERS:
+            sources[source]["genres"] = {genre: leakage_report(nlp, members, lang)
+                                         for genre, members in by_genre(docs).items()}
+    primary = LETTERS if LETTERS in groups else next(iter(groups), LETTERS)
+    report = dict(sources.get(primary) or leakage_report(nlp, [], lang))
+    return {**report, "source": primary, "versions": package_versions(), "sources": sources}
+
+
 def write_leakage(model: Path, gold: Path, lang: str, output: Path) -> dict:
     """Write the leakage report of the pipeline at `model` on `gold` to `output`; print a
     one-line summary without any PHI."""
@@ -138,13 +158,15 @@ def write_leakage(model: Path, gold: Path, lang: str, output: Path) -> dict:
         gold_docs = read_gold_docs(gold, nlp.vocab)
     except (FileNotFoundError, ValueError) as error:
         raise typer.BadParameter(str(error)) from error
-    report = leakage_report(nlp, gold_docs, lang)
+    report = report_by_source(nlp, gold_docs, lang)
     output.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_json(output, report)
-    summary = report["names_and_ids"]
-    typer.echo(f"{lang}: {report['leaked']}/{report['spans']} spans leaked "
-               f"({report['leak_rate']:.2%}); names and IDs {summary['leak_rate']:.2%} "
-               f"(target <= {TARGET:.0%}: {'met' if summary['meets_target'] else 'NOT met'})")
+    for source, row in report["sources"].items():
+        summary = row["names_and_ids"]
+        typer.echo(f"{lang} {source}: {row['leaked']}/{row['spans']} spans leaked "
+                   f"({row['leak_rate']:.2%}); names and IDs {summary['leak_rate']:.2%} "
+                   f"(target <= {TARGET:.0%}: "
+                   f"{'met' if summary['meets_target'] else 'NOT met'})")
     return report
 
 

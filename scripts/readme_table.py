@@ -1,13 +1,17 @@
-"""Write the scores table (from `metrics/*.json`) into README.md between two markers.
+"""Write the results tables (from `metrics/*.json`) between two markers of README.md and
+of the detailed results page.
 
-Everything outside `<!-- scores:start -->` ... `<!-- scores:end -->` is left as it is.
-Each row names the metrics file it comes from, and the commands that produced the
-files are listed under the table. Cross-validation aggregates show mean ± sd. If
-`metrics/throughput.json` exists, a throughput table follows.
+README gets one row per language for the shipped pipelines: the letters and the other
+genres side by side, scores and leakage. The details page (`--details`, e.g.
+`docs/results.md`) gets every metrics file as a row (cross-validation aggregates as
+mean ± sd) and the throughput table. Everything outside `<!-- scores:start -->` ...
+`<!-- scores:end -->` is left as it is; the commands that produced the files are listed
+under the tables.
 
 Usage::
 
-    python scripts/readme_table.py --metrics-dir metrics --readme README.md
+    python scripts/readme_table.py --metrics-dir metrics --readme README.md \
+        --details docs/results.md
 """
 
 from __future__ import annotations
@@ -129,6 +133,63 @@ def scores_table(records: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
+RESULTS_HEADER: tuple[str, ...] = (
+    "lang", "letters: strict P", "strict R", "strict F1", "names + IDs leaked",
+    "other genres: strict F1", "names caught", "IDs caught", "names + IDs leaked",
+)
+
+
+def _leak_cell(report: Mapping[str, Any] | None) -> str:
+    """`3 / 65 (4.6 %)` from a leakage report's names-and-IDs summary."""
+    if not report:
+        return "–"
+    row = report["names_and_ids"]
+    return f"{row['leaked']} / {row['spans']} ({row['leak_rate']:.1%})"
+
+
+def _caught_cell(source: Mapping[str, Any] | None, group: str) -> str:
+    """`0.953 (61 / 64)` from a per-source summary's caught rates."""
+    if not source:
+        return "–"
+    row = source["caught"][group]
+    return f"{format_score(row['caught_rate'])} ({row['caught']} / {row['spans']})"
+
+
+def results_table(metrics_dir: Path) -> str:
+    """Markdown: per language, the shipped pipeline on the letters' and the other genres'
+    test documents (`metrics/<lang>.json`, `metrics/leakage_<lang>.json`)."""
+    rows, commands = [], {}
+    for lang in LANGUAGES:
+        path = Path(metrics_dir) / f"{lang}.json"
+        if not path.is_file():
+            continue
+        metrics = srsly.read_json(path)
+        leakage_path = Path(metrics_dir) / f"leakage_{lang}.json"
+        leakage = srsly.read_json(leakage_path) if leakage_path.is_file() else {}
+        other = next((row for source, row in metrics.get("sources", {}).items()
+                      if source != metrics.get("source")), None)
+        other_leakage = next((row for source, row in leakage.get("sources", {}).items()
+                              if source != leakage.get("source")), None)
+        rows.append([
+            lang,
+            format_score(_score(metrics, "fine", "strict", "micro", "p")),
+            format_score(_score(metrics, "fine", "strict", "micro", "r")),
+            format_score(_score(metrics, "fine", "strict", "micro", "f1")),
+            _leak_cell(leakage),
+            format_score(other["strict_micro"]["f1"]) if other else "–",
+            _caught_cell(other, "names"),
+            _caught_cell(other, "ids"),
+            _leak_cell(other_leakage),
+        ])
+        commands.setdefault(metrics.get("command", "?"), None)
+    if not rows:
+        return "_No metrics yet: run `spacy project run all`._"
+    lines = _markdown_table(RESULTS_HEADER, rows)
+    lines += ["", "Made by `spacy project run all` (steps `evaluate` and `leakage`):", ""]
+    lines += [f"- `{command}`" for command in commands]
+    return "\n".join(lines)
+
+
 def throughput_table(data: Mapping[str, Any]) -> str:
     """Markdown table of the pipelines in a throughput.json, with their commands."""
     entries = list(data.get("pipelines", {}).values())
@@ -218,6 +279,9 @@ def main(
     metrics_dir: Annotated[Path, typer.Option("--metrics-dir", help="Folder of metrics JSON")
                            ] = Path("metrics"),
     readme: Annotated[Path, typer.Option("--readme", help="README to update")] = Path("README.md"),
+    details: Annotated[Path | None, typer.Option(
+        "--details", help="Page for the table of every metrics file, e.g. docs/results.md")
+                       ] = None,
     append_if_missing: Annotated[bool, typer.Option(
         "--append-if-missing/--no-append",
         help="Append a '## Scores' section with the markers if the README has none")] = True,
@@ -225,13 +289,21 @@ def main(
     """Regenerate the scores table in README from the metrics files."""
     try:
         block, skipped = build_block(metrics_dir)
-        changed = update_readme(readme, block, append_if_missing)
+        pages = {readme: results_table(metrics_dir) if details is not None else block}
+        if details is not None:
+            if not details.is_file():
+                details.parent.mkdir(parents=True, exist_ok=True)
+                details.write_text("# Results\n", encoding="utf-8")
+            pages[details] = block
+        changed = {page: update_readme(page, text, append_if_missing)
+                   for page, text in pages.items()}
     except (FileNotFoundError, ValueError) as err:
         typer.echo(f"Error: {err}", err=True)
         raise typer.Exit(code=1) from err
     for path in skipped:
         print(f"Skipped {path}: not a metrics file from scripts/evaluate.py", file=sys.stderr)
-    typer.echo(f"{readme}: {'updated' if changed else 'already up to date'}")
+    for page, was_changed in changed.items():
+        typer.echo(f"{page}: {'updated' if was_changed else 'already up to date'}")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,16 @@
 """Split the converted corpus into train / dev / test DocBins for every language.
 
-Modes:
-- `document` (default): seeded split over documents; a document lands in the same split in
+Modes (for the letters):
+- `document` (default): seeded split over documents; a letter lands in the same split in
   every language, so multilingual training never sees a test letter in another language.
 - `kfold`: k folds over documents (fold `fold` is test, the next fold is dev, the rest train),
   for document-level cross-validation as published for GraSCCo_PHI.
-- `sentence`: the MultiGraSCCo paper's sentence-level split (65/15/20), stratified by the
-  rarest label in each sentence, for comparison with the published numbers.
+- `sentence`: the MultiGraSCCo paper's sentence-level split (65/15/20) of the letters alone,
+  stratified by the rarest label in each sentence, for comparison with the published numbers.
+
+The multi-genre documents are split by document within each language and genre (seeded, the
+same in every mode but `sentence`, which leaves them out): every genre has a test document
+and a training document, and a dev document where it has three or more.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import spacy
 import srsly
 import typer
 from spacy.tokens import Doc, DocBin
+
+from scripts.sources import LETTERS, by_genre, source_of
 
 SPLITS = ("train", "dev", "test")
 SENTENCE_RATIOS = (0.65, 0.15, 0.20)
@@ -58,6 +64,30 @@ def assign_documents(doc_ids_by_lang: dict[str, list[str]], ratios: tuple[float,
         random.Random(seed).shuffle(shuffled)
         for split, members in cut(shuffled, ratios).items():
             assignment.update(dict.fromkeys(members, split))
+    return assignment
+
+
+def cut_genre(docs: list[Doc], ratios: tuple[float, float, float]) -> dict[str, list[Doc]]:
+    """Cut one genre's shuffled documents: test and dev get their rounded shares, but test at
+    least one, dev at least one from three documents on, and train always at least one."""
+    n_docs = len(docs)
+    n_test = min(max(1, round(n_docs * ratios[2])), n_docs - 1) if n_docs > 1 else 0
+    n_dev = max(1 if n_docs >= 3 else 0, round(n_docs * ratios[1]))
+    n_dev = min(n_dev, n_docs - n_test - 1) if n_docs > 1 else 0
+    return {"test": docs[:n_test], "dev": docs[n_test:n_test + n_dev],
+            "train": docs[n_test + n_dev:]}
+
+
+def assign_by_genre(docs: list[Doc], ratios: tuple[float, float, float],
+                    seed: int) -> dict[str, str]:
+    """Document name -> split for documents that exist in one language only, stratified
+    by genre so that every genre is tested and trained on."""
+    assignment: dict[str, str] = {}
+    for genre, members in by_genre(docs).items():
+        shuffled = sorted(members, key=lambda doc: doc.user_data["doc_id"])
+        random.Random(f"{seed}-{genre}").shuffle(shuffled)
+        for split, part in cut_genre(shuffled, ratios).items():
+            assignment.update(dict.fromkeys((doc.user_data["doc_id"] for doc in part), split))
     return assignment
 
 
@@ -138,14 +168,22 @@ def main(
     docs_by_lang = {path.stem: load_docs(path) for path in sorted(docbin_dir.glob("*.spacy"))}
     if not docs_by_lang:
         raise typer.BadParameter(f"no <lang>.spacy files in {docbin_dir}; run the convert step")
-    doc_ids = {lang: [doc.user_data["doc_id"] for doc in docs]
-               for lang, docs in docs_by_lang.items()}
+    if mode == "sentence":
+        docs_by_lang = {lang: [doc for doc in docs if source_of(doc) == LETTERS]
+                        for lang, docs in docs_by_lang.items()}
+    letter_ids = {lang: [doc.user_data["doc_id"] for doc in docs if source_of(doc) == LETTERS]
+                  for lang, docs in docs_by_lang.items()}
+    split_ratios = parse_ratios(ratios)
     if mode == "document":
-        assignment = assign_documents(doc_ids, parse_ratios(ratios), seed)
+        assignment = assign_documents(letter_ids, split_ratios, seed)
     elif mode == "kfold":
-        assignment = assign_folds(doc_ids, n_folds, fold, seed)
+        assignment = assign_folds(letter_ids, n_folds, fold, seed)
     elif mode != "sentence":
         raise typer.BadParameter(f"--mode must be document, kfold or sentence, not {mode!r}")
+    if mode != "sentence":
+        for docs in docs_by_lang.values():
+            assignment.update(assign_by_genre(
+                [doc for doc in docs if source_of(doc) != LETTERS], split_ratios, seed))
     union: dict[str, list[Doc]] = {split: [] for split in SPLITS}
     for lang, docs in docs_by_lang.items():
         if mode == "sentence":

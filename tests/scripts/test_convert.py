@@ -1,16 +1,18 @@
 from pathlib import Path
 
 import pytest
+import typer
 from spacy_deid.inline_tags import InlineTagError
 
-from scripts.convert import convert_language, main, report_line
+from scripts.convert import convert_language, main, parse_sources, report_line
+from scripts.sources import LETTERS, SYNTHETIC, genre_of, source_of
 
 CORPUS = Path(__file__).parents[2] / "corpus"
 
 
 @pytest.mark.parametrize("lang", ["de", "tr", "ar"])
-def test_no_gold_span_is_lost(lang):
-    docs, report = convert_language(CORPUS, lang)
+def test_no_gold_span_of_a_letter_is_lost(lang):
+    docs, report = convert_language(CORPUS, lang, sources=(LETTERS,))
     assert report.lost == 0
     assert report.kept + report.adjusted == report.spans_in
     assert sum(len(doc.ents) for doc in docs) == report.spans_in
@@ -20,15 +22,34 @@ def test_no_gold_span_is_lost(lang):
     assert all(doc.user_data["lang"] == lang and doc.user_data["doc_id"] for doc in docs)
 
 
+@pytest.mark.parametrize("lang", ["de", "pl", "fa"])
+def test_multi_genre_documents_keep_every_span_and_record_source_and_genre(lang):
+    docs, report = convert_language(CORPUS, lang, sources=(SYNTHETIC,))
+    assert docs and report.lost == 0
+    assert sum(len(doc.ents) for doc in docs) == report.spans_in
+    assert {source_of(doc) for doc in docs} == {SYNTHETIC}
+    assert {"nursing", "phone", "admin"} <= {genre_of(doc) for doc in docs}
+    # the documents are not translations of each other: their names carry the language
+    assert all(doc.user_data["doc_id"].startswith(f"synthetic_clinical/{lang}/") for doc in docs)
+
+
+def test_both_sources_by_default_and_unknown_sources_refused():
+    docs, _ = convert_language(CORPUS, "uk")
+    assert {source_of(doc) for doc in docs} == {LETTERS, SYNTHETIC}
+    assert parse_sources("letters") == (LETTERS,)
+    with pytest.raises(typer.BadParameter, match="--sources"):
+        parse_sources("letters,emails")
+
+
 def test_german_entities_never_cross_sentences():
-    docs, _ = convert_language(CORPUS, "de")
+    docs, _ = convert_language(CORPUS, "de", sources=(LETTERS,))
     for doc in docs:
         for ent in doc.ents:
             assert ent.sent == doc[ent.start].sent == doc[ent.end - 1].sent
 
 
 def test_report_line_counts():
-    docs, report = convert_language(CORPUS, "de", cas_format="xmi")
+    docs, report = convert_language(CORPUS, "de", cas_format="xmi", sources=(LETTERS,))
     line = report_line("de", docs, report)
     assert "docs  63" in line and "gold spans in  1439" in line and "lost  0" in line
 
