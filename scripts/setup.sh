@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Create .venv (if missing) and install the project with its development tools.
 # torch comes first, pinned to 2.13.0: on these machines that is the CPU build on local
-# disk; an unpinned torch would pull a multi-GB CUDA build.
+# disk; an unpinned torch would pull a multi-GB CUDA build. constraints.txt pins every
+# other package, so that the metrics a fresh clone computes match the committed ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet torch==2.13.0
-.venv/bin/python -m pip install --quiet -e ".[dev,trf]"
+.venv/bin/python -m pip install --quiet -c constraints.txt torch==2.13.0
+.venv/bin/python -m pip install --quiet -c constraints.txt -e ".[dev,trf]"

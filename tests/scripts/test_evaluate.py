@@ -21,6 +21,7 @@ from scripts.evaluate import (
     CharSpan,
     aggregate_metrics,
     app,
+    caught_rates,
     count_matches,
     distribution,
     evaluate_spans,
@@ -386,3 +387,15 @@ def test_every_gold_span_gets_one_outcome_and_relaxed_scores_are_never_lower(gol
     strict_f1 = prf(by_schema["strict"])["f1"]
     for schema in ("exact", "partial", "type"):
         assert prf(by_schema[schema])["f1"] >= strict_f1 - 1e-12
+
+
+def test_a_name_counts_as_caught_only_when_every_character_is_covered():
+    text = "Pat. Walter Kaminski, Zi. 614"
+    gold = [[CharSpan(5, 20, "NAME_PATIENT"), CharSpan(26, 29, "ID")]]
+    part = [[CharSpan(12, 20, "NAME_PATIENT"), CharSpan(26, 29, "DATE")]]
+    whole = [[CharSpan(5, 11, "NAME_PATIENT"), CharSpan(12, 20, "LOCATION_CITY")]]
+    rates = caught_rates(gold, part, [text])
+    assert rates["names"] == {"spans": 1, "caught": 0, "overlapped": 1, "caught_rate": 0.0}
+    assert rates["ids"]["caught"] == 1  # any label counts: the text is replaced
+    assert caught_rates(gold, whole, [text])["names"]["caught"] == 1
+    assert caught_rates(gold, whole, [text])["ids"]["caught_rate"] == 0.0

@@ -9,7 +9,14 @@ from spacy_deid.alignment import make_doc
 from spacy_deid.inline_tags import parse_inline_tags
 from typer.testing import CliRunner
 
-from scripts.leakage import app, ensure_anonymizer, leakage_report, main, word_survives
+from scripts.leakage import (
+    app,
+    ensure_anonymizer,
+    leakage_report,
+    main,
+    report_by_source,
+    word_survives,
+)
 from tests.cli_output import plain_output
 
 GOLD = [
@@ -142,3 +149,18 @@ def test_languages_names_a_missing_pipeline(tmp_path):
                                       str(tmp_path / "m"), "--langs", "de"])
     assert result.exit_code != 0
     assert "no pipeline at" in plain_output(result)
+
+
+def test_each_source_and_genre_is_reported_apart_and_the_letters_lead():
+    nlp = ensure_anonymizer(rule_pipeline(), "de")
+    letter, note = gold_docs(nlp)
+    note.user_data.update(source="synthetic", genre="nursing")
+    report = report_by_source(nlp, [letter, note], "de")
+    assert report["source"] == "letters" and report["documents"] == 1
+    assert set(report["sources"]) == {"letters", "synthetic"}
+    synthetic = report["sources"]["synthetic"]
+    assert synthetic["documents"] == 1 and list(synthetic["genres"]) == ["nursing"]
+    # "Wolff" is in the nursing note only: it leaks there, not in the letter
+    assert synthetic["labels"]["NAME_PATIENT"]["partial"] == 1
+    assert report["labels"]["NAME_PATIENT"]["partial"] == 0
+    assert report["versions"]["spacy"] == spacy.__version__

@@ -126,3 +126,26 @@ def test_a_label_set_without_entities_shows_a_dash_not_zero():
     # one DATE and one ID in the gold data: both rare, so the reduced set is empty
     assert row[9] == "–" and row[10] == "–"
     assert row[5] == "0.667"
+
+
+def test_results_table_puts_letters_and_other_genres_side_by_side(tmp_path):
+    from scripts.readme_table import results_table
+
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    caught = {"names": {"spans": 4, "caught": 3, "overlapped": 4, "caught_rate": 0.75},
+              "ids": {"spans": 2, "caught": 2, "overlapped": 2, "caught_rate": 1.0}}
+    srsly.write_json(folder / "pl.json", {
+        **_metrics("pl", "doc-split"), "source": "letters",
+        "sources": {"letters": {"caught": caught, "strict_micro": {"f1": 0.5}},
+                    "synthetic": {"caught": caught, "strict_micro": {"f1": 0.625}}}})
+    names_and_ids = {"spans": 20, "leaked": 1, "leak_rate": 0.05}
+    srsly.write_json(folder / "leakage_pl.json", {
+        "names_and_ids": names_and_ids, "source": "letters",
+        "sources": {"synthetic": {"names_and_ids": {**names_and_ids, "leaked": 0,
+                                                    "leak_rate": 0.0}}}})
+    row = next(line for line in results_table(folder).splitlines() if line.startswith("| pl"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[4:] == ["1 / 20 (5.0%)", "0.625", "0.750 (3 / 4)", "1.000 (2 / 2)",
+                         "0 / 20 (0.0%)"]
+    assert results_table(tmp_path / "empty").startswith("_No metrics yet")
