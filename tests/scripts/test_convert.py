@@ -71,6 +71,6 @@ def test_llm_translations_flow_into_conversion(tmp_path):
         encoding="utf-8")
     docs, report = convert_language(tmp_path, "es")
     assert report.lost == 0 and report.kept == 2
-    assert docs[0].user_data == {"doc_id": "Albers", "lang": "es"}
+    assert docs[0].user_data == {"doc_id": "Albers", "lang": "es", "source": "letters"}
     assert [(e.text, e.label_) for e in docs[0].ents] == [("Lucía Romero", "NAME_PATIENT"),
                                                           ("3.4.2029", "DATE")]
