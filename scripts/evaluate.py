@@ -43,10 +43,10 @@ from spacy_deid.inline_tags import CharSpan
 from spacy_deid.labels import NAME_LABELS, PERSON_LABELS, parse_language_codes, validate_language
 
 try:
-    from scripts.sources import LETTERS, by_genre, by_source
+    from scripts.sources import LETTERS, by_genre, by_source, primary_source
 except ImportError:  # run as `python scripts/evaluate.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from scripts.sources import LETTERS, by_genre, by_source
+    from scripts.sources import LETTERS, by_genre, by_source, primary_source
 
 SCHEMAS: tuple[str, ...] = ("strict", "exact", "partial", "type")
 MERGED_NAME_LABEL = "NAME"
@@ -457,11 +457,12 @@ def caught_rates(gold_docs: Sequence[Sequence[CharSpan]], pred_docs: Sequence[Se
     return rates
 
 
-def source_summary(docs: Sequence[Any], gold_spans: Sequence[Sequence[CharSpan]],
-                   pred_spans: Sequence[Sequence[CharSpan]], with_genres: bool) -> dict[str, Any]:
+def source_summary(docs: Sequence[Any], predictions: Mapping[int, Sequence[CharSpan]],
+                   with_genres: bool) -> dict[str, Any]:
     """Strict and type micro scores, per-label strict F1 and the caught rates of a group of
-    documents, and the same per genre when asked."""
-    texts = [doc.text for doc in docs]
+    documents (`predictions` keyed by `id(doc)`), and the same per genre when asked."""
+    gold_spans = [doc_char_spans(doc) for doc in docs]
+    pred_spans = [predictions[id(doc)] for doc in docs]
     scores = score_documents(gold_spans, pred_spans)
     summary: dict[str, Any] = {
         "n_docs": len(docs),
@@ -471,15 +472,11 @@ def source_summary(docs: Sequence[Any], gold_spans: Sequence[Sequence[CharSpan]]
         "type_micro": scores["type"]["micro"],
         "strict_f1_per_label": {label: row["f1"]
                                 for label, row in scores["strict"]["per_label"].items()},
-        "caught": caught_rates(gold_spans, pred_spans, texts),
+        "caught": caught_rates(gold_spans, pred_spans, [doc.text for doc in docs]),
     }
     if with_genres:
-        index = {id(doc): i for i, doc in enumerate(docs)}
-        summary["genres"] = {}
-        for genre, members in by_genre(docs).items():
-            rows = [index[id(doc)] for doc in members]
-            summary["genres"][genre] = source_summary(
-                members, [gold_spans[i] for i in rows], [pred_spans[i] for i in rows], False)
+        summary["genres"] = {genre: source_summary(members, predictions, False)
+                             for genre, members in by_genre(docs).items()}
     return summary
 
 
@@ -515,10 +512,9 @@ def evaluate_pipeline(model: Path, gold_path: Path, lang: str, train_path: Path 
                         predict_spans(nlp, [doc.text for doc in all_gold], batch_size=batch_size),
                         strict=True))
     groups = by_source(all_gold)
-    sources = {source: source_summary(docs, [doc_char_spans(doc) for doc in docs],
-                                      [all_pred[id(doc)] for doc in docs], source != LETTERS)
+    sources = {source: source_summary(docs, all_pred, source != LETTERS)
                for source, docs in groups.items()}
-    primary = LETTERS if LETTERS in groups else next(iter(groups), LETTERS)
+    primary = primary_source(groups)
     gold = groups.get(primary, [])
     gold_spans = [doc_char_spans(doc) for doc in gold]
     pred_spans = [all_pred[id(doc)] for doc in gold]

@@ -36,11 +36,11 @@ from spacy_deid.name_spelling import ARABIC_SCRIPT_LANGUAGES
 
 try:
     from scripts.evaluate import package_versions, read_gold_docs
-    from scripts.sources import LETTERS, by_genre, by_source
+    from scripts.sources import LETTERS, by_genre, by_source, primary_source
 except ImportError:  # run as `python scripts/leakage.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from scripts.evaluate import package_versions, read_gold_docs
-    from scripts.sources import LETTERS, by_genre, by_source
+    from scripts.sources import LETTERS, by_genre, by_source, primary_source
 
 TARGET = 0.01
 # Names (titles such as "Dr." are not identifying and come from short lists) and IDs.
@@ -68,32 +68,35 @@ def ensure_anonymizer(nlp: Language, lang: str) -> Language:
     return nlp
 
 
-def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
-    """Per-label counts of gold spans and of those whose text survives in `deid_text`."""
-    anonymizer = nlp.get_pipe("deid_anonymizer")
-    spans: Counter = Counter()
-    leaked: Counter = Counter()
-    as_substring: Counter = Counter()
-    partial: Counter = Counter()
-    missed: Counter = Counter()
-    documents = 0
-    for gold in gold_docs:
-        documents += 1
-        doc = nlp(gold.text)
-        output = doc._.deid_text
-        replaced = [(record["start"], record["end"]) for record in doc._.deid_replacements
-                    if record["strategy"] != "keep"]
-        for ent in gold.ents:
-            spans[ent.label_] += 1
-            if not any(start < ent.end_char and ent.start_char < end for start, end in replaced):
-                missed[ent.label_] += 1
-            if ent.text.strip() and ent.text in output:
-                as_substring[ent.label_] += 1
-                if word_survives(ent.text, output, lang):
-                    leaked[ent.label_] += 1
-            if any(word_survives(word, output, lang) for word in WORD.findall(ent.text)):
-                partial[ent.label_] += 1
-    strategies = anonymizer.strategies
+# The outcomes counted per label for every gold span.
+OUTCOMES = ("spans", "leaked", "as_substring", "partial", "missed")
+
+
+def document_outcomes(nlp: Language, gold: Doc, lang: str) -> dict[str, Counter]:
+    """Anonymize one gold document and count, per label, its gold spans and their outcomes."""
+    counts: dict[str, Counter] = {outcome: Counter() for outcome in OUTCOMES}
+    doc = nlp(gold.text)
+    output = doc._.deid_text
+    replaced = [(record["start"], record["end"]) for record in doc._.deid_replacements
+                if record["strategy"] != "keep"]
+    for ent in gold.ents:
+        counts["spans"][ent.label_] += 1
+        if not any(start < ent.end_char and ent.start_char < end for start, end in replaced):
+            counts["missed"][ent.label_] += 1
+        if ent.text.strip() and ent.text in output:
+            counts["as_substring"][ent.label_] += 1
+            if word_survives(ent.text, output, lang):
+                counts["leaked"][ent.label_] += 1
+        if any(word_survives(word, output, lang) for word in WORD.findall(ent.text)):
+            counts["partial"][ent.label_] += 1
+    return counts
+
+
+def summarise(outcomes: list[dict[str, Counter]], lang: str,
+              strategies: dict[str, str]) -> dict:
+    """The leakage report of a group of documents from their outcome counts."""
+    spans, leaked, as_substring, partial, missed = (
+        sum((counts[outcome] for counts in outcomes), Counter()) for outcome in OUTCOMES)
     labels = {
         label: {
             "spans": spans[label],
@@ -118,7 +121,7 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
     target_rate = target_leaked / target_spans if target_spans else 0.0
     return {
         "lang": lang,
-        "documents": documents,
+        "documents": len(outcomes),
         "spans": total,
         "leaked": total_leaked,
         "leak_rate": total_leaked / total if total else 0.0,
@@ -131,19 +134,33 @@ def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
     }
 
 
+def leakage_report(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
+    """Per-label counts of gold spans and of those whose text survives in `deid_text`."""
+    strategies = nlp.get_pipe("deid_anonymizer").strategies
+    return summarise([document_outcomes(nlp, gold, lang) for gold in gold_docs], lang,
+                     strategies)
+
+
 def report_by_source(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict:
     """The leakage report of the letters at the top level (of the only source when there
     are no letters), with `sources` holding each source's own, per genre beyond the
-    letters, and the package versions."""
+    letters, and the package versions. Each document is anonymized once."""
+    strategies = nlp.get_pipe("deid_anonymizer").strategies
     groups = by_source(gold_docs)
+    outcomes = {id(doc): document_outcomes(nlp, doc, lang)
+                for docs in groups.values() for doc in docs}
+
+    def report_on(docs: list[Doc]) -> dict:
+        return summarise([outcomes[id(doc)] for doc in docs], lang, strategies)
+
     sources = {}
     for source, docs in groups.items():
-        sources[source] = leakage_report(nlp, docs, lang)
+        sources[source] = report_on(docs)
         if source != LETTERS:
-            sources[source]["genres"] = {genre: leakage_report(nlp, members, lang)
+            sources[source]["genres"] = {genre: report_on(members)
                                          for genre, members in by_genre(docs).items()}
-    primary = LETTERS if LETTERS in groups else next(iter(groups), LETTERS)
-    report = dict(sources.get(primary) or leakage_report(nlp, [], lang))
+    primary = primary_source(groups)
+    report = dict(sources.get(primary) or report_on([]))
     return {**report, "source": primary, "versions": package_versions(), "sources": sources}
 
 

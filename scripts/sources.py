@@ -8,7 +8,7 @@ score each source on its own.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from spacy.tokens import Doc
@@ -44,18 +44,27 @@ def synthetic_doc_id(lang: str, path: Path) -> str:
     return f"{SYNTHETIC_FOLDER}/{lang}/{path.name.split('.', 1)[0]}"
 
 
+def group_documents(docs: Iterable[Doc], key: Callable[[Doc], str]) -> dict[str, list[Doc]]:
+    """Documents grouped by `key`, each group in the documents' order."""
+    groups: dict[str, list[Doc]] = defaultdict(list)
+    for doc in docs:
+        groups[key(doc)].append(doc)
+    return groups
+
+
 def by_source(docs: Iterable[Doc]) -> dict[str, list[Doc]]:
     """Documents grouped by source, in the order of `SOURCES` (sources without documents
     left out)."""
-    groups: dict[str, list[Doc]] = defaultdict(list)
-    for doc in docs:
-        groups[source_of(doc)].append(doc)
+    groups = group_documents(docs, source_of)
     return {source: groups[source] for source in SOURCES if groups.get(source)}
 
 
 def by_genre(docs: Iterable[Doc]) -> dict[str, list[Doc]]:
     """Documents grouped by genre, genres sorted."""
-    groups: dict[str, list[Doc]] = defaultdict(list)
-    for doc in docs:
-        groups[genre_of(doc)].append(doc)
-    return dict(sorted(groups.items()))
+    return dict(sorted(group_documents(docs, genre_of).items()))
+
+
+def primary_source(groups: Mapping[str, object]) -> str:
+    """The source a report leads with: the letters (as the published numbers are), else the
+    first source present."""
+    return LETTERS if LETTERS in groups else next(iter(groups), LETTERS)
