@@ -1,6 +1,7 @@
 """Assemble the shippable pipeline of every language: NER + rules + Presidio + anonymizer.
 
 `training/<lang>/model-best` (tok2vec + ner) becomes `training/<lang>/pipeline` with
+`deid_language_check` first (a warning when a text is clearly in another language),
 `deid_entity_bounds` (entities cut at paragraph breaks), `deid_name_cues` (names next to
 cue words), `deid_name_forms` (known first names, names with an initial) and
 `deid_id_cues` (ward, room and clinic codes next to cue words), all three learned from
@@ -25,21 +26,14 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
-import spacy
-import spacy_deid
 import srsly
 import typer
+from spacy import util
 from spacy.language import Language
-from spacy.tokens import DocBin
-from spacy.training import Example
-from spacy_deid.labels import parse_language_codes
+from thinc.api import Config
 
-
-def training_examples(nlp: Language, gold_paths: Sequence[Path]) -> list[Example]:
-    """The gold documents of every DocBin in `gold_paths` as examples for a component's
-    `initialize`."""
-    gold = [doc for path in gold_paths for doc in DocBin().from_disk(path).get_docs(nlp.vocab)]
-    return [Example(nlp.make_doc(doc.text), doc) for doc in gold]
+import spacy_deid
+from spacy_deid.lang import parse_language_codes
 
 
 def rule_learning_paths(splits_dir: Path, lang: str) -> list[Path]:
@@ -67,43 +61,59 @@ def runtime_fingerprint() -> str:
     return fingerprint(Path(spacy_deid.__file__).parent, (".py", ".json"))
 
 
+PIPELINE_CONFIG = Path(__file__).resolve().parents[1] / "configs" / "pipeline.cfg"
 # Components whose output a trained NER may listen to (CPU and transformer configs).
 EMBEDDERS: tuple[str, ...] = ("tok2vec", "transformer")
 
 
-def add_second_ner(nlp: Language, model_dir: Path, name: str) -> None:
-    """Add the NER of another trained pipeline after `ner`, with its own copy of the
-    tok2vec or transformer it listens to (never the first pipeline's encoder, which has
-    the same name).
+def trained_components(model_dir: Path) -> list[str]:
+    """The components of a trained pipeline, from its config (without loading it)."""
+    return list(util.load_config(model_dir / "config.cfg", interpolate=False)["nlp"]["pipeline"])
 
-    spaCy's NER keeps the entities already set, so the second model only fills gaps."""
-    source = spacy.load(model_dir)
-    for embedder in EMBEDDERS:
-        if embedder in source.pipe_names:
-            source.replace_listeners(embedder, "ner", ["model.tok2vec"])
-    nlp.add_pipe("ner", name=name, source=source, after="ner")
+
+def pipeline_config(model_dir: Path, lang: str, gold_paths: Sequence[Path],
+                    multilingual_model: Path | None = None,
+                    config_path: Path = PIPELINE_CONFIG) -> Config:
+    """`configs/pipeline.cfg` for one language: the trained pipeline's own components
+    (tok2vec and ner, or transformer and ner) sourced in place of the config's, the
+    multilingual NER with its own copy of its encoder, or none, the tokenizer of `lang`,
+    and the gold documents the rule components learn from."""
+    config = util.load_config(config_path, interpolate=False)
+    config["nlp"]["tokenizer"]["lang"] = lang
+    config["paths"]["ner"] = str(model_dir)
+    config["paths"]["ner_multilingual"] = str(multilingual_model) if multilingual_model else None
+    config["paths"]["train"] = str(gold_paths[0])
+    config["paths"]["dev"] = str(gold_paths[1]) if len(gold_paths) > 1 else None
+    deid = [name for name in config["nlp"]["pipeline"] if name.startswith("deid_")]
+    for name in config["nlp"]["pipeline"]:
+        if name not in deid:
+            del config["components"][name]
+    sourced = trained_components(model_dir)
+    for name in sourced:
+        config["components"][name] = {"source": "${paths.ner}"}
+    if multilingual_model is not None:
+        second = {"source": "${paths.ner_multilingual}", "component": "ner"}
+        if set(EMBEDDERS) & set(trained_components(multilingual_model)):
+            second["replace_listeners"] = ["model.tok2vec"]
+        config["components"]["ner_multilingual"] = second
+        sourced.insert(sourced.index("ner") + 1, "ner_multilingual")
+    # deid components listed before the NER in the config (the language check) stay first
+    leading = deid[:next((i for i, name in enumerate(config["nlp"]["pipeline"])
+                          if name not in deid), len(deid))]
+    config["nlp"]["pipeline"] = [*leading, *sourced, *[n for n in deid if n not in leading]]
+    return config
 
 
 def assemble_pipeline(model_dir: Path, lang: str, gold_paths: Sequence[Path],
                       multilingual_model: Path | None = None) -> Language:
-    """Load a trained NER pipeline and add the rule-based detectors and the anonymizer;
-    `deid_name_cues`, `deid_name_forms` and `deid_id_cues` learn from the gold documents
-    in `gold_paths`.
-    With `multilingual_model`, its NER runs second (`ner_multilingual`)."""
-    nlp = spacy.load(model_dir)
-    if multilingual_model is not None:
-        add_second_ner(nlp, multilingual_model, "ner_multilingual")
-    nlp.add_pipe("deid_entity_bounds")
-    cues = nlp.add_pipe("deid_name_cues", config={"lang": lang})
-    examples = training_examples(nlp, gold_paths)
-    cues.initialize(lambda: examples, nlp=nlp)
-    forms = nlp.add_pipe("deid_name_forms", config={"lang": lang})
-    forms.initialize(lambda: examples, nlp=nlp)
-    codes = nlp.add_pipe("deid_id_cues", config={"lang": lang})
-    codes.initialize(lambda: examples, nlp=nlp)
-    nlp.add_pipe("deid_mention_propagation", config={"lang": lang})
-    nlp.add_pipe("deid_presidio_patterns", config={"lang": lang})
-    nlp.add_pipe("deid_anonymizer", config={"lang": lang})
+    """The pipeline of `pipeline_config`, built as `spacy assemble` builds it: the sourced
+    components as trained, the rule components initialized from the gold documents; meta
+    name `deid_<lang>`."""
+    config = pipeline_config(model_dir, lang, gold_paths, multilingual_model)
+    nlp = util.load_model_from_config(config, auto_fill=True)
+    sourced = util.get_sourced_components(config.interpolate())
+    with nlp.select_pipes(disable=[*sourced]):
+        nlp.initialize()
     nlp.meta["name"] = f"deid_{lang}"
     return nlp
 

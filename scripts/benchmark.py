@@ -23,9 +23,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
     os.environ[_var] = "1"
 
 import platform  # noqa: E402
-import shlex  # noqa: E402
 import statistics  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable, Mapping, Sequence  # noqa: E402
 from datetime import datetime, timezone  # noqa: E402
@@ -34,6 +32,8 @@ from typing import Annotated, Any  # noqa: E402
 
 import srsly  # noqa: E402
 import typer  # noqa: E402
+
+from scripts.evaluate import command_line  # noqa: E402
 
 
 def limit_to_one_core() -> dict[str, Any]:
@@ -165,7 +165,7 @@ def benchmark_pipeline(model: Path, data: Path, name: str | None = None, repeats
         "cpu": cpu_model(),
         "python": platform.python_version(),
         "spacy": spacy.__version__,
-        "command": shlex.join(["python", *sys.argv]),
+        "command": command_line(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
 

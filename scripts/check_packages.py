@@ -43,7 +43,8 @@ from typing import Annotated, Any
 
 import srsly
 import typer
-from spacy_deid.labels import parse_language_codes
+
+from spacy_deid.lang import parse_language_codes
 
 SAMPLES_FILE = Path(__file__).resolve().parent / "samples.json"
 DEFAULT_TORCH = "torch==2.13.0"

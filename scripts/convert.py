@@ -20,9 +20,6 @@ import typer
 from spacy.language import Language
 from spacy.pipeline import Sentencizer
 from spacy.tokens import Doc, DocBin
-from spacy_deid.alignment import AlignmentReport, make_doc
-from spacy_deid.inline_tags import parse_inline_tags
-from spacy_deid.labels import LANGUAGES, parse_language_codes
 
 from scripts.inception import CasDocument, read_cas_json, read_cas_xmi
 from scripts.sources import (
@@ -34,6 +31,9 @@ from scripts.sources import (
     source_of,
     synthetic_doc_id,
 )
+from spacy_deid.lang import LANGUAGES, parse_language_codes
+from spacy_deid.translate.alignment import AlignmentReport, make_doc
+from spacy_deid.translate.inline_tags import parse_inline_tags
 
 GERMAN = "de"
 

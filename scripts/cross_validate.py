@@ -21,12 +21,7 @@ import srsly
 import typer
 from spacy.tokens import DocBin
 
-try:
-    from scripts.split import check_fold, load_docs
-except ImportError:  # run as `python scripts/cross_validate.py`
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from scripts.split import check_fold, load_docs
-
+from scripts.split import check_fold, load_docs
 
 # File name suffix of the folds over the training letters only.
 TRAINING_FOLDS = "_trainfolds"

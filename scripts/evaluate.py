@@ -38,15 +38,12 @@ from typing import Annotated, Any
 
 import srsly
 import typer
-from spacy_deid.alignment import doc_char_spans
-from spacy_deid.inline_tags import CharSpan
-from spacy_deid.labels import NAME_LABELS, PERSON_LABELS, parse_language_codes, validate_language
 
-try:
-    from scripts.sources import LETTERS, by_genre, by_source, primary_source
-except ImportError:  # run as `python scripts/evaluate.py`
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from scripts.sources import LETTERS, by_genre, by_source, primary_source
+from scripts.sources import LETTERS, by_genre, by_source, primary_source
+from spacy_deid.lang import parse_language_codes, validate_language
+from spacy_deid.schema import NAME_LABELS, PERSON_LABELS
+from spacy_deid.translate.alignment import doc_char_spans
+from spacy_deid.translate.inline_tags import CharSpan
 
 SCHEMAS: tuple[str, ...] = ("strict", "exact", "partial", "type")
 MERGED_NAME_LABEL = "NAME"
@@ -396,8 +393,10 @@ def _aggregate_schema(schema_runs: Sequence[Mapping[str, Any]]) -> dict[str, Any
 
 
 def command_line() -> str:
-    """The command that is running, as a shell-quoted string to record in outputs."""
-    return shlex.join(["python", *sys.argv])
+    """The command that is running, as a shell-quoted string to record in outputs: the
+    workflow step as the module it runs (`python -m scripts.evaluate ...`), without the
+    machine's own path to it."""
+    return shlex.join(["python", "-m", f"scripts.{Path(sys.argv[0]).stem}", *sys.argv[1:]])
 
 
 # The packages whose versions can move a score (recorded in every metrics file).

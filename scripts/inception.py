@@ -12,8 +12,8 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
 
-from spacy_deid.inline_tags import CharSpan
-from spacy_deid.labels import PHI_LABELS
+from spacy_deid.schema import PHI_LABELS
+from spacy_deid.translate.inline_tags import CharSpan
 
 PHI_TYPE = "webanno.custom.PHI"
 SENTENCE_TYPE = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence"

@@ -20,7 +20,6 @@ Target: <= 1% for names and IDs in every language.
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -31,16 +30,12 @@ import srsly
 import typer
 from spacy.language import Language
 from spacy.tokens import Doc
-from spacy_deid.labels import NAME_LABELS, parse_language_codes, validate_language
-from spacy_deid.name_spelling import ARABIC_SCRIPT_LANGUAGES
 
-try:
-    from scripts.evaluate import package_versions, read_gold_docs
-    from scripts.sources import LETTERS, by_genre, by_source, primary_source
-except ImportError:  # run as `python scripts/leakage.py`
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from scripts.evaluate import package_versions, read_gold_docs
-    from scripts.sources import LETTERS, by_genre, by_source, primary_source
+from scripts.evaluate import package_versions, read_gold_docs
+from scripts.sources import LETTERS, by_genre, by_source, primary_source
+from spacy_deid.lang import parse_language_codes, validate_language
+from spacy_deid.lang.spelling import ARABIC_SCRIPT_LANGUAGES
+from spacy_deid.schema import NAME_LABELS
 
 TARGET = 0.01
 # Names (titles such as "Dr." are not identifying and come from short lists) and IDs.

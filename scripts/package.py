@@ -41,7 +41,8 @@ import typer
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
-from spacy_deid.labels import parse_language_codes
+
+from spacy_deid.lang import parse_language_codes
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 COMPONENTS_DISTRIBUTION = "spacy-deid"
@@ -76,7 +77,7 @@ SOURCES: tuple[dict[str, str], ...] = (
 
 # Components files of the sdist-free `spacy-deid` build: everything setuptools needs.
 COMPONENTS_BUILD_FILES: tuple[str, ...] = ("pyproject.toml", "README.md", "LICENSE")
-COMPONENTS_SOURCE_DIR = "components"
+COMPONENTS_SOURCE_DIR = "src"
 
 
 class PackagingError(RuntimeError):

@@ -28,7 +28,6 @@ Usage::
 from __future__ import annotations
 
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -39,18 +38,14 @@ import spacy
 import srsly
 import typer
 from spacy.language import Language
-from spacy_deid.alignment import doc_char_spans
-from spacy_deid.inline_tags import CharSpan
-from spacy_deid.labels import validate_language
-from spacy_deid.presidio_analyzer import NON_DETECTOR_FACTORIES, build_analyzer
-from spacy_deid.presidio_operator import anonymizer_engine, surrogate_operators
-from spacy_deid.presidio_patterns import PATTERN_LABELS, PresidioPatterns
 
-try:
-    from scripts.evaluate import command_line, read_gold_docs, score_documents, timestamp
-except ImportError:  # run as `python scripts/presidio_benchmark.py`
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from scripts.evaluate import command_line, read_gold_docs, score_documents, timestamp
+from scripts.evaluate import command_line, read_gold_docs, score_documents, timestamp
+from spacy_deid.lang import validate_language
+from spacy_deid.presidio.analyzer import NON_DETECTOR_FACTORIES, build_analyzer
+from spacy_deid.presidio.operator import anonymizer_engine, surrogate_operators
+from spacy_deid.presidio.patterns import PATTERN_LABELS, PresidioPatterns
+from spacy_deid.translate.alignment import doc_char_spans
+from spacy_deid.translate.inline_tags import CharSpan
 
 PATTERN_FACTORY = "deid_presidio_patterns"
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import srsly
 import typer
-from spacy_deid.labels import parse_language_codes
 
 from scripts.split import load_docs
+from spacy_deid.lang import parse_language_codes
 
 PIECES_PER_CHUNK = 126  # plus [CLS] and [SEP]: 128, the window of configs/transformer.cfg
 

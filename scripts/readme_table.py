@@ -23,7 +23,8 @@ from typing import Annotated, Any
 
 import srsly
 import typer
-from spacy_deid.labels import LANGUAGES
+
+from spacy_deid.lang import LANGUAGES
 
 START_MARKER = "<!-- scores:start -->"
 END_MARKER = "<!-- scores:end -->"

@@ -12,7 +12,8 @@ from pathlib import Path
 import spacy
 import typer
 from spacy.language import Language
-from spacy_deid.labels import parse_language_codes, validate_language
+
+from spacy_deid.lang import parse_language_codes, validate_language
 
 
 def with_language_tokenizer(model_dir: Path, lang: str) -> Language:

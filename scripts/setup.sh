@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Create .venv (if missing) and install the project with its development tools.
+# Create .venv (if missing) and install the project with every extra the workflow and the
+# tests use (transformers, LLM translation, command line, Spark) and the development tools.
 # torch comes first, pinned to 2.13.0: on these machines that is the CPU build on local
 # disk; an unpinned torch would pull a multi-GB CUDA build. constraints.txt pins every
 # other package, so that the metrics a fresh clone computes match the committed ones.
@@ -8,4 +9,4 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -c constraints.txt torch==2.13.0
-.venv/bin/python -m pip install --quiet -c constraints.txt -e ".[dev,trf]"
+.venv/bin/python -m pip install --quiet -c constraints.txt -e ".[dev,trf,llm,cli,spark]"

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import srsly
 import typer
-from spacy_deid.labels import parse_language_codes
+
+from spacy_deid.lang import parse_language_codes
 
 # The code of the model trained on every language's documents together (`<splits>/xx`).
 MULTILINGUAL = "xx"

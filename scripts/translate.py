@@ -30,11 +30,17 @@ import srsly
 import typer
 from spacy.language import Language
 from spacy.tokens import Doc, DocBin
-from spacy_deid.alignment import make_doc
-from spacy_deid.inline_tags import CharSpan, InlineTagError, parse_inline_tags, render_inline_tags
-from spacy_deid.labels import validate_language
-from spacy_deid.openai_compatible import ModelRequestError
-from spacy_deid.translation_task import (
+
+from spacy_deid.lang import validate_language
+from spacy_deid.translate.alignment import make_doc
+from spacy_deid.translate.inline_tags import (
+    CharSpan,
+    InlineTagError,
+    parse_inline_tags,
+    render_inline_tags,
+)
+from spacy_deid.translate.openai_compatible import ModelRequestError
+from spacy_deid.translate.task import (
     EXTENSION,
     AnnotatedTranslationTask,
     doc_name,

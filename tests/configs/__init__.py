@@ -11,8 +11,9 @@ import spacy
 from spacy.cli.train import train
 from spacy.language import Language
 from spacy.tokens import DocBin
-from spacy_deid.alignment import make_doc
-from spacy_deid.inline_tags import parse_inline_tags
+
+from spacy_deid.translate.alignment import make_doc
+from spacy_deid.translate.inline_tags import parse_inline_tags
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIGS = REPO / "configs"

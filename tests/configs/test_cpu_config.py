@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 import spacy
 from spacy.util import load_config, load_model_from_config
-from spacy_deid.inline_tags import parse_inline_tags
 
+from spacy_deid.translate.inline_tags import parse_inline_tags
 from tests.configs import CONFIGS, train_briefly
 
 CPU_CONFIG = CONFIGS / "cpu.cfg"

@@ -12,9 +12,9 @@ import huggingface_hub.constants
 import pytest
 import spacy
 import transformers.utils.hub
+from spacy.tokens import DocBin
 from spacy.training import Example
 from spacy.util import load_config, load_model_from_config
-from spacy_deid.inline_tags import parse_inline_tags
 from transformers import (
     BertConfig,
     BertModel,
@@ -23,6 +23,8 @@ from transformers import (
     ModernBertModel,
 )
 
+from spacy_deid.translate.alignment import make_doc
+from spacy_deid.translate.inline_tags import parse_inline_tags
 from tests.configs import CONFIGS, train_briefly
 
 TRANSFORMER_CONFIG = CONFIGS / "transformer.cfg"
@@ -169,7 +171,7 @@ def test_transformer_config_runs_a_modernbert_encoder(offline, tmp_path):
 
 
 def test_a_transformer_ner_added_second_keeps_its_own_encoder(offline, tmp_path):
-    from scripts.assemble import add_second_ner
+    from scripts.assemble import assemble_pipeline
 
     plain_texts = [parse_inline_tags(text, "test")[0] for text in TEXTS]
     models = {}
@@ -181,15 +183,20 @@ def test_a_transformer_ner_added_second_keeps_its_own_encoder(offline, tmp_path)
         (tmp_path / lang).mkdir()
         models[lang] = train_briefly(TRANSFORMER_CONFIG, tmp_path / lang, lang, TEXTS,
                                      steps=40, overrides=overrides)
-    ensemble = spacy.load(models["de"])
-    add_second_ner(ensemble, models["xx"], "ner_multilingual")
+    gold = spacy.load(models["de"])
+    train_path = tmp_path / "train.spacy"
+    DocBin(docs=[make_doc(gold.tokenizer, *parse_inline_tags(text, "test"))[0]
+                 for text in TEXTS]).to_disk(train_path)
+    ensemble = assemble_pipeline(models["de"], "de", [train_path], models["xx"])
     ensemble.to_disk(tmp_path / "ensemble")
     ensemble = spacy.load(tmp_path / "ensemble")
-    assert ensemble.pipe_names == ["transformer", "ner", "ner_multilingual"]
+    assert ensemble.pipe_names[:5] == ["deid_language_check", "transformer", "ner",
+                                       "ner_multilingual", "deid_entity_bounds"]
     multilingual = spacy.load(models["xx"])
+    others = [name for name in ensemble.pipe_names if name != "ner_multilingual"]
     for text in plain_texts:
         # with the first model's encoder and NER switched off, the second NER alone
         # predicts what it predicted in its own pipeline: it reads its own encoder copy
-        with ensemble.select_pipes(disable=["transformer", "ner"]):
+        with ensemble.select_pipes(disable=others):
             alone = ensemble(text)
         assert entity_triples(alone) == entity_triples(multilingual(text))

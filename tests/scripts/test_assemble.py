@@ -39,7 +39,8 @@ def test_the_multilingual_ner_runs_second_with_its_own_tok2vec(tmp_path: Path) -
     train_tiny_ner("xx", tmp_path / "xx" / "model-best", tmp_path / "xx" / "train.spacy")
     nlp = assemble_pipeline(tmp_path / "de" / "model-best", "de", [tmp_path / "de" / "train.spacy"],
                             multilingual_model=tmp_path / "xx" / "model-best")
-    assert nlp.pipe_names[:3] == ["ner", "ner_multilingual", "deid_entity_bounds"]
+    assert nlp.pipe_names[:4] == ["deid_language_check", "ner", "ner_multilingual",
+                                  "deid_entity_bounds"]
     nlp.to_disk(tmp_path / "ensemble")
     ensemble = spacy.load(tmp_path / "ensemble")
     # the language's own tokenizer stays, not the multilingual model's
@@ -77,7 +78,8 @@ def test_the_fingerprint_changes_with_any_file_of_the_pipeline(tmp_path: Path) -
 def test_the_rules_learn_from_the_training_and_the_dev_letters(tmp_path: Path) -> None:
     from spacy.tokens import DocBin
 
-    from scripts.assemble import rule_learning_paths, training_examples
+    from scripts.assemble import rule_learning_paths
+    from spacy_deid.detect.gold import create_gold_docs
 
     nlp = spacy.blank("de")
     (tmp_path / "de").mkdir()
@@ -86,5 +88,5 @@ def test_the_rules_learn_from_the_training_and_the_dev_letters(tmp_path: Path) -
     DocBin(docs=[nlp("Herr Roth ging.")]).to_disk(tmp_path / "de" / "dev.spacy")
     paths = rule_learning_paths(tmp_path, "de")
     assert paths == [tmp_path / "de" / "train.spacy", tmp_path / "de" / "dev.spacy"]
-    assert [eg.reference.text for eg in training_examples(nlp, paths)] == [
+    assert [eg.reference.text for eg in create_gold_docs(*paths)(nlp)] == [
         "Frau Albers kam.", "Herr Roth ging."]

@@ -111,7 +111,7 @@ def test_cli_benchmarks_a_saved_pipeline(tmp_path):
     expected_tokens = sum(len(nlp.make_doc(text)) for text in TEXTS)
     output = tmp_path / "throughput.json"
     completed = subprocess.run(
-        [sys.executable, "scripts/benchmark.py", str(tmp_path / "model"),
+        [sys.executable, "-m", "scripts.benchmark", str(tmp_path / "model"),
          str(tmp_path / "data.spacy"), "--output", str(output), "--name", "tiny-de",
          "--repeats", "2", "--warmup", "1"],
         cwd=REPO, capture_output=True, text=True)
@@ -124,4 +124,4 @@ def test_cli_benchmarks_a_saved_pipeline(tmp_path):
     assert entry["device"] == "cpu"
     assert len(entry.get("cpu_affinity", [0])) == 1
     assert entry["components"] == ["entity_ruler"]
-    assert "scripts/benchmark.py" in entry["command"]
+    assert entry["command"].startswith("python -m scripts.benchmark ")

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 import srsly
-from spacy_deid.labels import LANGUAGES
 
 import scripts.check_packages as check_packages_module
 from scripts.check_packages import (
@@ -19,6 +18,7 @@ from scripts.check_packages import (
     parse_check_output,
     select_pipelines,
 )
+from spacy_deid.lang import LANGUAGES
 
 
 def test_samples_cover_every_language() -> None:

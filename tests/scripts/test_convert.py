@@ -2,10 +2,10 @@ from pathlib import Path
 
 import pytest
 import typer
-from spacy_deid.inline_tags import InlineTagError
 
 from scripts.convert import convert_language, main, parse_sources, report_line
 from scripts.sources import LETTERS, SYNTHETIC, genre_of, source_of
+from spacy_deid.translate.inline_tags import InlineTagError
 
 CORPUS = Path(__file__).parents[2] / "corpus"
 

@@ -23,7 +23,6 @@ import typer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from spacy.tokens import DocBin
-from spacy_deid.inline_tags import parse_inline_tags
 from transformers import AutoModel, AutoTokenizer
 from typer.testing import CliRunner
 
@@ -38,6 +37,7 @@ from scripts.encoder import (
     read_e5_file,
     window_texts,
 )
+from spacy_deid.translate.inline_tags import parse_inline_tags
 from tests.configs import CONFIGS, train_briefly
 
 REFERENCE = json.loads((Path(__file__).parents[1] / "data" / "e5_reference_ids.json")

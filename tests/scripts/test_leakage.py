@@ -3,12 +3,10 @@
 import json
 
 import spacy
-import spacy_deid  # noqa: F401
 from spacy.tokens import DocBin
-from spacy_deid.alignment import make_doc
-from spacy_deid.inline_tags import parse_inline_tags
 from typer.testing import CliRunner
 
+import spacy_deid  # noqa: F401
 from scripts.leakage import (
     app,
     ensure_anonymizer,
@@ -17,6 +15,8 @@ from scripts.leakage import (
     report_by_source,
     word_survives,
 )
+from spacy_deid.translate.alignment import make_doc
+from spacy_deid.translate.inline_tags import parse_inline_tags
 from tests.cli_output import plain_output
 
 GOLD = [

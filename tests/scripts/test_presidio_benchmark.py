@@ -8,11 +8,11 @@ import sys
 import spacy
 import srsly
 from spacy.tokens import DocBin
-from spacy_deid.alignment import make_doc
-from spacy_deid.inline_tags import parse_inline_tags
 from typer.testing import CliRunner
 
 from scripts.presidio_benchmark import app
+from spacy_deid.translate.alignment import make_doc
+from spacy_deid.translate.inline_tags import parse_inline_tags
 from tests.cli_output import plain_output
 
 GOLD = [
@@ -68,7 +68,7 @@ def test_benchmark_scores_three_variants_and_times_both_paths(tmp_path, monkeypa
     throughput = data["throughput"]
     assert throughput["texts"] == 2
     assert throughput["presidio_over_direct_time_ratio"] > 0
-    assert "presidio_benchmark.py" in data["command"]
+    assert data["command"].startswith("python -m scripts.presidio_benchmark ")
 
 
 def test_missing_model_is_a_clear_error(tmp_path):

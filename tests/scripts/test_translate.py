@@ -12,11 +12,11 @@ import spacy
 import srsly
 import typer
 from spacy.tokens import DocBin
-from spacy_deid.inline_tags import parse_inline_tags
 from spacy_llm.registry import registry
 from typer.testing import CliRunner
 
 from scripts.translate import build_pipeline, main
+from spacy_deid.translate.inline_tags import parse_inline_tags
 from tests.cli_output import plain_output
 from tests.scripted_llm_server import Stall, scripted_llm_server
 

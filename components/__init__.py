@@ -1,7 +1,0 @@
-"""spacy-deid: multilingual de-identification of clinical text with spaCy."""
-
-from .extensions import register_extensions
-
-register_extensions()
-
-__all__ = ["register_extensions"]

@@ -1,0 +1,48 @@
+"""The annotated documents rule components learn from when a pipeline is initialized.
+
+`deid_name_cues`, `deid_name_forms` and `deid_id_cues` learn word lists from gold
+documents. In a pipeline config they get them from an `[initialize.components.<name>]`
+setting `examples`, a reader such as `spacy_deid.GoldDocs.v1`, so that `spacy assemble`
+builds a whole pipeline from `configs/pipeline.cfg`; called directly, they take the usual
+`get_examples` callback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc, DocBin
+from spacy.training import Example
+
+GoldReader = Callable[[Language], Iterable[Example]]
+
+
+@spacy.registry.readers("spacy_deid.GoldDocs.v1")
+def create_gold_docs(train: str, dev: str | None = None) -> GoldReader:
+    """A reader of the documents in the DocBin files `train` and, where given, `dev`, each
+    as an Example of its text and annotations."""
+    files = [Path(path) for path in (train, dev) if path]
+    missing = [str(path) for path in files if not path.is_file()]
+    if missing:
+        raise ValueError(f"spacy_deid.GoldDocs.v1: no DocBin file at {', '.join(missing)}")
+
+    def read(nlp: Language) -> Iterator[Example]:
+        for path in files:
+            for doc in DocBin().from_disk(path).get_docs(nlp.vocab):
+                yield Example(nlp.make_doc(doc.text), doc)
+
+    return read
+
+
+def reference_docs(get_examples: Callable[[], Iterable[Example]], nlp: Language | None,
+                   examples: GoldReader | None) -> list[Doc]:
+    """The gold documents of `examples` (read with `nlp`) where given, else of
+    `get_examples()`."""
+    if examples is None:
+        return [example.reference for example in get_examples()]
+    if nlp is None:
+        raise ValueError("initialize: the 'examples' setting needs the pipeline (nlp)")
+    return [example.reference for example in examples(nlp)]

@@ -1,0 +1,216 @@
+"""The `deid_id_cues` component: ward, room and clinic codes announced by the words around them.
+
+Clinical letters name wards, rooms and clinics by short codes ("Station 6A", "Zimmer 316",
+"Klinik II", "oda: 316", "3B numaralı servis"). The annotation counts them as IDs, and
+they identify a stay, but a code alone looks like any number. This component learns from
+annotated training documents (`initialize`) which words stand near such codes when they
+are IDs:
+
+* `cues_before`: a word among the `window` words before a code-shaped ID;
+* `cues_after`: the word right after a code-shaped ID (Turkish "numaralı").
+
+A word becomes a cue where it stood next to a code-shaped ID in at least `min_documents`
+training documents and at least `min_ratio` of the code-shaped tokens next to it were IDs.
+
+With `lang`, the language's words for a ward, room, bed, operating theatre, intensive care
+or clinic (`unit_words` in `resources/places.json`) are cues too, for codes with a letter
+("Intensive Care Unit III", "اتاق عمل III", "oda B4"), and for bare numbers only as a
+field label, the word and a colon right before the code ("Zimmer: 316", "اتاق: ۳۱۶");
+otherwise a bare number after them is as often a dose or a count of days. Such a cue is
+often in one or two letters only, too few to learn it; where the training letters put it
+before two or more codes with a letter and under `min_ratio` of them were IDs, it is
+dropped. In the train and dev letters of all ten languages, 81 of 82 codes with a letter
+after such a word are IDs, and 30 of 30 codes after such a word and a colon.
+At run time, every code-shaped word outside the existing entities with a cue next to it
+becomes an `ID` entity. Code-shaped: a Roman numeral of two or more letters ("II"), or up
+to four digits in any script with at most two letters before or after them and an
+optional hyphen ("316", "6A", "B42", "O-14", "۳۱۶"); the word may be several tokens
+("6" "A"), written without space between them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+from spacy.training import Example
+
+from spacy_deid.detect.entities import add_entities, entity_tokens
+from spacy_deid.detect.gold import reference_docs
+from spacy_deid.detect.learned_data import LearnedData
+from spacy_deid.detect.tokens import field_label, next_word
+from spacy_deid.lang import pipeline_language, validate_language
+from spacy_deid.lang.resources import load_resource
+
+CODE = re.compile(r"^(?:[IVX]{2,5}|[^\W\d_]{0,2}-?\d{1,4}[^\W\d_]{0,2})$")
+
+
+def is_code(text: str) -> bool:
+    """A Roman numeral, or a short number with at most two letters around it."""
+    return CODE.match(text) is not None
+
+
+def code_spans(doc: Doc, excluded: set[int]) -> Iterator[tuple[int, int]]:
+    """(start, end) token ranges of the code-shaped words of `doc` outside the `excluded`
+    tokens. A word is a run of tokens written without space between them ("6" "A",
+    "O" "-" "14"), without punctuation at its edges ("B42" in "B42,")."""
+    i = 0
+    while i < len(doc):
+        j = i
+        while j + 1 < len(doc) and not doc[j].whitespace_ and not doc[j + 1].is_space:
+            j += 1
+        start, end = i, j + 1
+        while end > start and doc[end - 1].is_punct:
+            end -= 1
+        while start < end and doc[start].is_punct:
+            start += 1
+        if (end > start and excluded.isdisjoint(range(start, end))
+                and is_code(doc[start:end].text.rstrip("."))):
+            yield start, end
+        i = j + 1
+
+
+def has_letter(text: str) -> bool:
+    """Whether a code has a letter ("III", "B42"), unlike a bare number ("316")."""
+    return any(char.isalpha() for char in text)
+
+
+def unit_words(lang: str) -> frozenset[str]:
+    """The language's words for a ward, room, bed, theatre or clinic (resources)."""
+    return frozenset(load_resource("places.json")[lang]["unit_words"])
+
+
+def after_field_label(doc: Doc, start: int, words: set[str]) -> bool:
+    """Whether the code at token `start` follows a field label (`name_cues.field_label`)
+    whose word is one of `words` ("Oda: 316")."""
+    colon = next_word(doc, start - 1, -1)
+    label = field_label(doc, colon) if colon >= 0 else None
+    return label is not None and label.removesuffix(":") in words
+
+
+def context_words(doc: Doc, start: int, end: int, window: int) -> tuple[list[str], str | None]:
+    """The last `window` lower-cased words (no punctuation, whitespace or numbers) among the
+    `window + 1` tokens before token `start`, and the first token after the code, past
+    whitespace, when it is a word of letters."""
+    before = [token.lower_ for token in doc[max(0, start - window - 1) : start] if is_word(token)]
+    after = next((token for token in doc[end : end + 2] if not token.is_space), None)
+    return before[-window:], after.lower_ if after is not None and after.is_alpha else None
+
+
+def is_word(token: Token) -> bool:
+    """A token that can be a cue word: not whitespace, punctuation or a number."""
+    return not (token.is_space or token.is_punct or token.like_num)
+
+
+class IdCues(LearnedData):
+    """Mark code-shaped words next to learned cue words as IDs (see the module docstring)."""
+
+    data_file = "id_cues.json"
+    factory = "deid_id_cues"
+
+    def __init__(self, name: str, lang: str | None, window: int, min_documents: int,
+                 min_ratio: float) -> None:
+        if window < 1 or min_documents < 1:
+            raise ValueError("deid_id_cues: window and min_documents must be >= 1")
+        if not 0 < min_ratio <= 1:
+            raise ValueError(f"deid_id_cues: min_ratio must be in (0, 1], not {min_ratio}")
+        self.name = name
+        self.window = window
+        self.min_documents = min_documents
+        self.min_ratio = min_ratio
+        self.lang = validate_language(lang) if lang else None
+        self.cues_before: set[str] = set()
+        self.cues_after: set[str] = set()
+        self.unit_cues: set[str] = set()
+
+    # -- learning -----------------------------------------------------------------
+    def initialize(self, get_examples: Callable[[], Iterable[Example]],
+                   nlp: Language | None = None, examples: Callable | None = None) -> None:
+        """Learn the cue words from the reference documents; those of
+        `examples` (an `[initialize.components]` setting, see `detect.gold`) where set."""
+        self.learn(reference_docs(get_examples, nlp, examples))
+
+    def learn(self, docs: Iterable[Doc]) -> None:
+        """Count, over gold documents, the words around code-shaped words that are IDs and
+        around those outside any entity."""
+        near: Counter = Counter()  # (side, word) -> code-shaped words it stood next to
+        near_id: Counter = Counter()  # (side, word) -> ... of them IDs
+        units_of_language = unit_words(self.lang) if self.lang else frozenset()
+        lettered: Counter = Counter()  # unit word -> codes with a letter after it
+        lettered_ids: Counter = Counter()  # ... of them IDs
+        id_documents: dict[tuple[str, str], set[int]] = defaultdict(set)
+        for number, doc in enumerate(docs):
+            ids = {i for ent in doc.ents if ent.label_ == "ID" for i in range(ent.start, ent.end)}
+            others = entity_tokens(doc) - ids
+            for start, end in code_spans(doc, others):
+                before, after = context_words(doc, start, end, self.window)
+                keys = {("before", word) for word in before}
+                keys |= {("after", after)} if after is not None else set()
+                is_id = ids.issuperset(range(start, end))
+                near.update(keys)
+                if is_id:
+                    near_id.update(keys)
+                    for key in keys:
+                        id_documents[key].add(number)
+                if has_letter(doc[start:end].text):
+                    units = units_of_language.intersection(before)
+                    lettered.update(units)
+                    lettered_ids.update(units if is_id else ())
+        cues = {key for key, count in near_id.items()
+                if len(id_documents[key]) >= self.min_documents
+                and count / near[key] >= self.min_ratio}
+        self.cues_before = {word for side, word in cues if side == "before"}
+        self.cues_after = {word for side, word in cues if side == "after"}
+        self.unit_cues = {word for word in units_of_language - self.cues_before
+                          if lettered[word] < self.min_documents
+                          or lettered_ids[word] / lettered[word] >= self.min_ratio}
+
+    # -- finding --------------------------------------------------------------------
+    def __call__(self, doc: Doc) -> Doc:
+        if not (self.cues_before or self.cues_after or self.unit_cues):
+            return doc
+        found = []
+        for start, end in code_spans(doc, entity_tokens(doc)):
+            before, after = context_words(doc, start, end, self.window)
+            if (self.cues_before.intersection(before) or after in self.cues_after
+                    or self.is_unit_code(doc, start, end, before)):
+                found.append(Span(doc, start, end, label="ID"))
+        add_entities(doc, found)
+        return doc
+
+    def is_unit_code(self, doc: Doc, start: int, end: int, before: list[str]) -> bool:
+        """A code after a ward or room word: one with a letter, or any after the word as a
+        field label ("Oda: 316")."""
+        if has_letter(doc[start:end].text):
+            return bool(self.unit_cues.intersection(before))
+        return after_field_label(doc, start, self.unit_cues)
+
+    # -- serialisation (LearnedData) ------------------------------------------------
+    def learned(self) -> dict:
+        """What `initialize` learned, as JSON-ready data."""
+        return {"cues_before": sorted(self.cues_before), "cues_after": sorted(self.cues_after),
+                "unit_cues": sorted(self.unit_cues)}
+
+    def load_learned(self, data: dict) -> None:
+        """Restore what `learned` returned."""
+        self.cues_before = set(data.get("cues_before", []))
+        self.cues_after = set(data.get("cues_after", []))
+        self.unit_cues = set(data.get("unit_cues", []))
+
+
+@Language.factory(
+    "deid_id_cues",
+    assigns=["doc.ents"],
+    requires=["doc.ents"],
+    default_config={"lang": None, "window": 2, "min_documents": 2, "min_ratio": 0.5},
+)
+def make_id_cues(nlp: Language, name: str, lang: str | None, window: int, min_documents: int,
+                 min_ratio: float) -> IdCues:
+    """Factory of `deid_id_cues`; call `initialize` (or load) to give it its cues. With
+    `lang`, the language's ward and room words are cues for codes with a letter, and for
+    any code after the word and a colon."""
+    lang = pipeline_language(nlp, lang, "deid_id_cues")
+    return IdCues(name, lang, window, min_documents, min_ratio)

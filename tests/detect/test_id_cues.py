@@ -1,0 +1,112 @@
+"""deid_id_cues: ward, room and clinic codes next to learned cue words become IDs."""
+
+import pytest
+import spacy
+
+from tests.annotated_docs import annotated, blank, initialized
+
+TRAINING = [
+    ("Aufnahme auf Station 6A am Montag.", [("6A", "ID")]),
+    ("Verlegung auf Station B42, Zimmer 316 heute.", [("B42", "ID"), ("316", "ID")]),
+    ("Zimmer 12 ist frei.", [("12", "ID")]),
+    ("Er nahm 5 mg am Montag und 10 mg am Dienstag.", []),
+    ("Hämoglobin 12 g/dl, Leukozyten 7 /nl.", []),
+    ("Oda: 3B numaralı servis.", [("3B", "ID")]),
+    ("Yatış 5 numaralı odaya.", [("5", "ID")]),
+]
+
+
+def trained(training=TRAINING, **config):
+    return initialized("deid_id_cues", "de", training, config)
+
+
+def in_english(training=TRAINING):
+    return initialized("deid_id_cues", "en", training, {})
+
+
+def found(nlp, text, entities=()):
+    doc = nlp.get_pipe("deid_id_cues")(annotated(nlp, text, entities))
+    return [(e.text, e.label_) for e in doc.ents]
+
+
+def test_cue_words_before_and_after_codes_are_learned_from_two_documents_or_more():
+    cues = trained().get_pipe("deid_id_cues")
+    assert {"station", "zimmer"} <= cues.cues_before
+    assert cues.cues_after == {"numaralı"}
+    # "mg" follows numbers that are never IDs; "oda" announced an ID in one document only
+    assert "oda" not in cues.cues_before and "mg" not in cues.cues_after
+
+
+def test_codes_next_to_a_cue_become_ids():
+    nlp = trained()
+    assert found(nlp, "Rückverlegung auf Station III, dann Zimmer 2B.") == [
+        ("III", "ID"), ("2B", "ID")]
+    assert found(nlp, "Kontrolle in O-14 numaralı poliklinik.") == [("O-14", "ID")]
+
+
+def test_with_lang_ward_words_are_cues_for_codes_with_a_letter():
+    nlp = trained(lang="de")
+    assert "intensivstation" in nlp.get_pipe("deid_id_cues").unit_cues
+    assert found(nlp, "Verlegung auf die Intensivstation II heute.") == [("II", "ID")]
+    # a bare number after such a word is as often a count of days
+    assert found(nlp, "Auf der Intensivstation 3 Tage.") == []
+    # the ward words come from the language: English has no "Intensivstation"
+    assert found(in_english(), "Verlegung auf die Intensivstation II heute.") == []
+
+
+def test_with_lang_a_ward_word_as_field_label_is_a_cue_for_bare_numbers():
+    nlp = trained(lang="de")
+    assert found(nlp, "Chirurgie\nRaum: 214\nDatum: heute") == [("214", "ID")]
+    assert found(nlp, "Raum : 7 frei") == [("7", "ID")]
+    # no colon, another word before the colon, or another language: a bare number stays
+    assert found(nlp, "Im Raum 214 Tage") == []
+    assert found(nlp, "Dosis: 214 mg") == []
+    assert found(in_english(), "Raum: 214") == []
+
+
+def test_a_ward_word_training_puts_before_other_codes_is_no_cue():
+    training = [*TRAINING, ("Im Saal IV sangen sie.", []), ("Der Saal XI blieb.", [])]
+    cues = trained(training, lang="de").get_pipe("deid_id_cues")
+    assert "saal" not in cues.unit_cues and "bett" in cues.unit_cues
+
+
+def test_codes_without_a_cue_and_words_next_to_a_cue_stay_as_they_are():
+    nlp = trained()
+    assert found(nlp, "Er nahm 5 mg am Montag, 2025 war gut.") == []
+    assert found(nlp, "Station Nord ist voll.") == []
+
+
+def test_existing_entities_win():
+    nlp = trained()
+    text = "Station 6A am 12.03.2024"
+    assert found(nlp, text, [("Station 6A", "LOCATION_HOSPITAL")]) == [
+        ("Station 6A", "LOCATION_HOSPITAL")]
+
+
+def test_codes_in_other_scripts_are_codes():
+    training = [("بستری در بخش ۶A.", [("۶A", "ID")]),
+                ("اتاق ۳۱۶ در بخش ۵ است", [("۳۱۶", "ID"), ("۵", "ID")])]
+    nlp = initialized("deid_id_cues", "fa", training, {})
+    assert found(nlp, "انتقال به بخش ۱۴.") == [("۱۴", "ID")]
+
+
+def test_learned_cues_survive_to_disk_and_back(tmp_path):
+    nlp = trained()
+    nlp.to_disk(tmp_path / "p")
+    reloaded = spacy.load(tmp_path / "p")
+    assert reloaded.get_pipe("deid_id_cues").cues_before == nlp.get_pipe("deid_id_cues").cues_before
+    assert found(reloaded, "Verlegt auf Station 7C.") == [("7C", "ID")]
+
+
+def test_an_untrained_component_and_an_empty_document_change_nothing():
+    nlp = blank("de")
+    nlp.add_pipe("deid_id_cues")
+    assert found(nlp, "Station 6A") == []
+    assert found(trained(), "") == []
+
+
+@pytest.mark.parametrize("config", [{"window": 0}, {"min_documents": 0}, {"min_ratio": 0},
+                                    {"min_ratio": 1.5}])
+def test_bad_settings_are_refused_at_creation(config):
+    with pytest.raises(ValueError, match="deid_id_cues"):
+        blank("de").add_pipe("deid_id_cues", config=config)
