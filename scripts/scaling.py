@@ -30,7 +30,6 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
 
 import json  # noqa: E402
 import platform  # noqa: E402
-import shlex  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -161,7 +160,7 @@ def scaling_run(model: Path, data: Path, start_chars: int = DEFAULT_START_CHARS,
     """Measure every size (see `sizes`) in its own process; stop before a size that the
     last rate predicts to take longer than `max_seconds`, or after a failed size."""
     from scripts.benchmark import cpu_model
-    from scripts.evaluate import package_versions
+    from scripts.evaluate import command_line, package_versions
     from spacy_deid.chunking import DEFAULT_CONTEXT_CHARS
     from spacy_deid.chunking import DEFAULT_MAX_CHARS as CHUNK_CHARS
 
@@ -207,7 +206,7 @@ def scaling_run(model: Path, data: Path, start_chars: int = DEFAULT_START_CHARS,
         "cpu": cpu_model(),
         "python": platform.python_version(),
         "versions": package_versions(),
-        "command": shlex.join(["python", "-m", "scripts.scaling", *sys.argv[1:]]),
+        "command": command_line(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
 

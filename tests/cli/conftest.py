@@ -6,29 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import spacy
 from click.testing import Result
 from typer.testing import CliRunner
 
 import spacy_deid  # noqa: F401  (registers the extensions)
 from spacy_deid.cli import app
 from spacy_deid.cli.keys import KEY_ENV
+from tests.rule_pipeline import save_rule_pipeline
 
 
 @pytest.fixture(scope="session")
 def pipeline_dir(tmp_path_factory) -> Path:
-    nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {
-        "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": "de"}}})
-    ruler = nlp.add_pipe("entity_ruler")
-    ruler.add_patterns([
-        {"label": "NAME_PATIENT", "pattern": [{"TEXT": "Anna"}, {"TEXT": "Berg"}]},
-        {"label": "NAME_PATIENT", "pattern": [{"TEXT": "Max"}, {"TEXT": "Huber"}]},
-        {"label": "DATE", "pattern": [{"TEXT": {"REGEX": r"^\d{1,2}\.\d{1,2}\.\d{4}$"}}]},
-    ])
-    nlp.add_pipe("deid_anonymizer", config={"lang": "de"})
-    path = tmp_path_factory.mktemp("pipeline") / "deid_test"
-    nlp.to_disk(path)
-    return path
+    return save_rule_pipeline(tmp_path_factory.mktemp("pipeline") / "deid_test")
 
 
 @pytest.fixture(autouse=True)

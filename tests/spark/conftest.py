@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
-import spacy
 from typer.testing import CliRunner
 
 import spacy_deid  # noqa: F401  (registers the extensions)
 from spacy_deid.cli import app
 from spacy_deid.cli.keys import KEY_ENV
+from tests.rule_pipeline import save_rule_pipeline
 
 KEY = "a-spark-test-key-of-enough-length-0123456789"
 NAMES = ("Anna Berg", "Max Huber", "Frau Weber")
@@ -54,19 +54,9 @@ def spark():
 def pipeline_dir(tmp_path_factory) -> Path:
     """An entity_ruler for two names and dotted dates plus `deid_anonymizer` (surrogates),
     with the spacy_deid German tokenizer."""
-    nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {
-        "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": "de"}}})
-    ruler = nlp.add_pipe("entity_ruler")
-    ruler.add_patterns([
-        {"label": "NAME_PATIENT", "pattern": [{"TEXT": "Anna"}, {"TEXT": "Berg"}]},
-        {"label": "NAME_PATIENT", "pattern": [{"TEXT": "Max"}, {"TEXT": "Huber"}]},
-        {"label": "NAME_DOCTOR", "pattern": [{"TEXT": "Frau"}, {"TEXT": "Weber"}]},
-        {"label": "DATE", "pattern": [{"TEXT": {"REGEX": r"^\d{1,2}\.\d{1,2}\.\d{4}$"}}]},
-    ])
-    nlp.add_pipe("deid_anonymizer", config={"lang": "de"})
-    path = tmp_path_factory.mktemp("pipeline") / "deid_spark_test"
-    nlp.to_disk(path)
-    return path
+    doctor = {"label": "NAME_DOCTOR", "pattern": [{"TEXT": "Frau"}, {"TEXT": "Weber"}]}
+    return save_rule_pipeline(tmp_path_factory.mktemp("pipeline") / "deid_spark_test",
+                              [doctor])
 
 
 def note(number: int) -> str:

@@ -18,10 +18,18 @@ from typing import Annotated
 
 import typer
 
-from spacy_deid.chunking import DEFAULT_CONTEXT_CHARS, DEFAULT_MAX_CHARS
 from spacy_deid.cli.keys import KEY_ENV, RunKey, load_key, mapping_cipher
 from spacy_deid.cli.manifest import ERROR, MANIFEST_DIR, OK, SKIPPED, Manifest
 from spacy_deid.cli.mapping import MappingWriter
+from spacy_deid.cli.options import (
+    DEFAULT_CONTEXT_CHARS,
+    DEFAULT_MAX_CHARS,
+    ContextChars,
+    KeyEnv,
+    KeyFile,
+    MaxChars,
+    Strategy,
+)
 from spacy_deid.cli.paths import refuse_inside, refuse_output_in_input
 from spacy_deid.cli.processing import (
     Outcome,
@@ -246,23 +254,17 @@ def run(
     encoding: Annotated[str | None, typer.Option(
         help="Encoding of the inputs (default: detected: BOM, utf-8, cp1252, latin-1)")] = None,
     glob: Annotated[str, typer.Option(help="Files to take from a folder")] = "*",
-    strategy: Annotated[list[str] | None, typer.Option(
-        help="LABEL=surrogate|mask|redact|tag|keep (repeatable)")] = None,
-    key_file: Annotated[Path | None, typer.Option(
-        help="File holding the secret key (default: environment variable, else a random key "
-        "for this run)")] = None,
-    key_env: Annotated[str, typer.Option(help="Environment variable with the secret key")
-                       ] = KEY_ENV,
+    strategy: Strategy = None,
+    key_file: KeyFile = None,
+    key_env: KeyEnv = KEY_ENV,
     reversible: Annotated[bool, typer.Option(
         help="Store the original -> surrogate mapping, encrypted, in --mapping-dir")] = False,
     mapping_dir: Annotated[Path | None, typer.Option(
         help="Folder for the encrypted mappings (outside OUTPUT)")] = None,
     n_process: Annotated[int, typer.Option(help="Processes for nlp.pipe")] = 1,
     batch_size: Annotated[int | None, typer.Option(help="Batch size for nlp.pipe")] = None,
-    max_chars: Annotated[int, typer.Option(
-        help="Longer texts are detected in chunks (spacy_deid.chunking)")] = DEFAULT_MAX_CHARS,
-    context_chars: Annotated[int, typer.Option(
-        help="Context on each side of a chunk")] = DEFAULT_CONTEXT_CHARS,
+    max_chars: MaxChars = DEFAULT_MAX_CHARS,
+    context_chars: ContextChars = DEFAULT_CONTEXT_CHARS,
     overwrite: Annotated[bool, typer.Option(help="Redo outputs that exist")] = False,
     dry_run: Annotated[bool, typer.Option(help="Say what would be done; write nothing")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bar")] = False,

@@ -23,9 +23,17 @@ from typing import Annotated
 
 import typer
 
-from spacy_deid.chunking import DEFAULT_CONTEXT_CHARS, DEFAULT_MAX_CHARS
 from spacy_deid.cli.keys import KEY_ENV, RANDOM, load_key
 from spacy_deid.cli.manifest import MANIFEST_DIR, new_run_id, now
+from spacy_deid.cli.options import (
+    DEFAULT_CONTEXT_CHARS,
+    DEFAULT_MAX_CHARS,
+    ContextChars,
+    KeyEnv,
+    KeyFile,
+    MaxChars,
+    Strategy,
+)
 from spacy_deid.cli.paths import refuse_output_in_input
 from spacy_deid.cli.processing import configure_anonymizer, load_pipeline, parse_strategies
 from spacy_deid.cli.writers import write_text_atomic
@@ -141,13 +149,9 @@ def spark(
         help="Column with the patient id (per-patient consistency)")] = None,
     drop_column: Annotated[list[str] | None, typer.Option(
         help="Column to leave out of the output (repeatable), e.g. the patient id")] = None,
-    strategy: Annotated[list[str] | None, typer.Option(
-        help="LABEL=surrogate|mask|redact|tag|keep (repeatable)")] = None,
-    key_file: Annotated[Path | None, typer.Option(
-        help="File holding the secret key (default: environment variable, else a random key "
-        "for this run)")] = None,
-    key_env: Annotated[str, typer.Option(help="Environment variable with the secret key")
-                       ] = KEY_ENV,
+    strategy: Strategy = None,
+    key_file: KeyFile = None,
+    key_env: KeyEnv = KEY_ENV,
     master: Annotated[str | None, typer.Option(
         help="Spark master for a new session, e.g. local[4] (default: the running session, "
         "else local[*])")] = None,
@@ -155,10 +159,8 @@ def spark(
         help="Repartition the input into this many partitions first (spread over the "
         "executors)")] = None,
     batch_size: Annotated[int, typer.Option(help="Rows per nlp.pipe batch")] = 64,
-    max_chars: Annotated[int, typer.Option(
-        help="Longer texts are detected in chunks (spacy_deid.chunking)")] = DEFAULT_MAX_CHARS,
-    context_chars: Annotated[int, typer.Option(
-        help="Context on each side of a chunk")] = DEFAULT_CONTEXT_CHARS,
+    max_chars: MaxChars = DEFAULT_MAX_CHARS,
+    context_chars: ContextChars = DEFAULT_CONTEXT_CHARS,
     manifest_path: Annotated[Path | None, typer.Option(
         "--manifest", help="Where to write the manifest (default: OUTPUT/_spacy_deid/ for a "
         "local OUTPUT, else the current folder)")] = None,
