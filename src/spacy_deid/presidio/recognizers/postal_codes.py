@@ -1,8 +1,8 @@
 """Postal codes in the shape of each language's country.
 
-Presidio only knows German postal codes; these patterns give every locale its shape ("00-950",
-"426008", "12345-6789") and trust it most when a place name follows, since a bare digit run
-of the same shape is often something else.
+Presidio's postal code recognizers cover few of our countries; these patterns give every
+locale its shape ("00-950", "426008", "12345-6789") and trust it most when a place name
+follows, since a bare digit run of the same shape is often something else.
 """
 
 from __future__ import annotations
