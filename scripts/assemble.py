@@ -58,7 +58,7 @@ def fingerprint(directory: Path, suffixes: tuple[str, ...] | None = None) -> str
 def runtime_fingerprint() -> str:
     """The fingerprint of the installed `spacy_deid` sources and resources: the code that
     runs inside every assembled pipeline."""
-    return fingerprint(Path(spacy_deid.__file__).parent, (".py", ".json"))
+    return fingerprint(Path(spacy_deid.__file__).parent, (".py", ".json", ".yaml"))
 
 
 PIPELINE_CONFIG = Path(__file__).resolve().parents[1] / "configs" / "pipeline.cfg"

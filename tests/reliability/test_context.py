@@ -131,7 +131,7 @@ def all_pairs_merge(patterns, existing, found):
         overlapping = [ent for ent in kept if ent.start < span.end and span.start < ent.end]
         if not overlapping:
             kept.append(span)
-        elif patterns._pattern_wins(span, overlapping):
+        elif patterns.pattern_wins(span, overlapping):
             kept = [ent for ent in kept if ent not in overlapping] + [span]
     return sorted(kept, key=lambda ent: ent.start)
 

@@ -1,7 +1,7 @@
 """spaCy component `deid_presidio_patterns`: Presidio's pattern recognizers inside a pipeline.
 
 The component runs a real Presidio `AnalyzerEngine` over the document with the
-recognizers of `presidio_recognizers.build_recognizers(lang)` (Presidio's
+recognizers of `spacy_deid.presidio.recognizers.build_recognizers(lang)` (Presidio's
 predefined phone / e-mail / URL / IBAN / IP / credit-card and country-specific
 recognizers, plus the project's own date, postal-code, case-number and dictation-sign
 patterns).
@@ -16,7 +16,8 @@ the entities already in `doc.ents` (from the statistical NER) under the merge po
   enhancement (+0.35 when a context word of its recognizer is among the
   `context_window` words before it), is at least this value.
 * Overlaps among Presidio results: the higher score wins, then the longer span.
-* Overlaps with existing entities, by `merge_policy`:
+* Overlaps with existing entities, by `merge_policy`, the name of a policy in the
+  `spacy_deid.presidio.merge_policies` registry (users can register their own):
   - `ner_first` (default): an existing entity wins; a Presidio span is added only
     where it overlaps no entity, unless its score is at least `override_score`
     (checksum-validated or unambiguous matches such as e-mail addresses score 1.0),
@@ -48,16 +49,15 @@ from spacy.util import filter_spans
 from spacy_deid.extensions import register_extensions
 from spacy_deid.lang import pipeline_language
 from spacy_deid.presidio.context import IndexedContextEnhancer
+from spacy_deid.presidio.merge_policies import resolve_merge_policy
 from spacy_deid.presidio.recognizers import (
-    FAX_WORDS,
-    PHONE_CONTEXT,
     PHONE_ENTITY,
     build_recognizers,
+    fax_words,
     normalize_digits,
+    phone_words,
 )
 from spacy_deid.schema import fine_label, validate_label
-
-MERGE_POLICIES: tuple[str, ...] = ("ner_first", "patterns_first", "longest")
 
 # Labels this component can produce.
 PATTERN_LABELS: tuple[str, ...] = ("DATE", "ID", "CONTACT_PHONE", "CONTACT_FAX",
@@ -129,9 +129,7 @@ class PresidioPatterns:
                  labels: list[str] | None = None, phone_score: float = 0.4,
                  possible_phone_score: float = 0.2) -> None:
         register_extensions()
-        if merge_policy not in MERGE_POLICIES:
-            raise _config_error("merge_policy", f"{merge_policy!r} is not one of "
-                                f"{', '.join(MERGE_POLICIES)}")
+        self.pattern_wins = resolve_merge_policy(merge_policy, override_score)
         if not 0.0 <= score_threshold <= 1.0:
             raise _config_error("score_threshold", f"{score_threshold} is not in [0, 1]")
         if context_window < 0:
@@ -153,8 +151,8 @@ class PresidioPatterns:
         self.score_threshold = score_threshold
         self.override_score = override_score
         self.labels = frozenset(wanted or PATTERN_LABELS)
-        self.fax_words = tuple(FAX_WORDS[self.lang])
-        self.phone_words = tuple(PHONE_CONTEXT[self.lang])
+        self.fax_words = tuple(fax_words(self.lang))
+        self.phone_words = tuple(phone_words(self.lang))
         self.analyzer = self._build_analyzer(context_window, context_words, phone_score,
                                              possible_phone_score)
 
@@ -226,7 +224,7 @@ class PresidioPatterns:
         return filter_spans(spans)
 
     def merge(self, existing: Iterable[Span], found: Iterable[Span]) -> list[Span]:
-        """Merge detected spans into existing entities under the configured policy.
+        """Merge detected spans into existing entities under the configured merge policy.
 
         Both `existing` (entities) and `found` are non-overlapping spans; each found span
         is weighed against the existing entities it overlaps that are still kept, which
@@ -244,20 +242,11 @@ class PresidioPatterns:
             overlapping = [entities[i] for i in indices]
             if not overlapping:
                 added.append(span)
-            elif self._pattern_wins(span, overlapping):
+            elif self.pattern_wins(span, overlapping):
                 removed.update(indices)
                 added.append(span)
         kept = [ent for i, ent in enumerate(entities) if i not in removed]
         return sorted(kept + added, key=lambda ent: ent.start)
-
-    def _pattern_wins(self, span: Span, overlapping: list[Span]) -> bool:
-        if self.merge_policy == "patterns_first":
-            return True
-        if self.merge_policy == "longest":
-            pattern_length = span.end_char - span.start_char
-            return all(pattern_length > ent.end_char - ent.start_char for ent in overlapping)
-        score = span._.deid_score
-        return score is not None and score >= self.override_score
 
     def __call__(self, doc: Doc) -> Doc:
         found = self.spans(doc)
