@@ -67,8 +67,7 @@ def phone_after_cue_patterns(lang: str) -> list[Pattern]:
     more. Presidio's phone recognizer and the NER often take only the first groups of such
     a number and leave the subscriber number behind; this pattern is sure, so it takes the
     place of the shorter spans it covers."""
-    words = sorted({word for word in phone_words(lang) + fax_words(lang)}, key=len,
-                   reverse=True)
+    words = sorted(set(phone_words(lang) + fax_words(lang)), key=lambda w: (-len(w), w))
     cue = "(?i:" + "|".join(re.escape(word) for word in words) + ")"
     group = r"\(?\+?\d[\d)]*"
     number = rf"{group}(?:(?:[ \t]?[/–-][ \t]?|[ \t])\(?{group}){{0,7}}"
