@@ -40,8 +40,10 @@ from spacy_deid.cli.readers import (
     unit_format,
 )
 from spacy_deid.cli.writers import write_text_atomic
+from spacy_deid.lang import LANGUAGES
+from spacy_deid.lang.profile import language_profile
 
-RTL_LANGUAGES = frozenset({"ar", "fa"})
+RTL_LANGUAGES = frozenset(lang for lang in LANGUAGES if language_profile(lang).right_to_left)
 # displaCy colours by the first part of a label (NAME_PATIENT -> NAME).
 LABEL_COLORS: dict[str, str] = {
     "NAME": "#f4a6a6", "DATE": "#a6d4f4", "AGE": "#c9e7b5", "LOCATION": "#f4d6a6",

@@ -43,7 +43,7 @@ from spacy_deid.detect.gold import reference_docs
 from spacy_deid.detect.learned_data import LearnedData
 from spacy_deid.detect.tokens import field_label, next_word
 from spacy_deid.lang import pipeline_language, validate_language
-from spacy_deid.lang.resources import load_resource
+from spacy_deid.lang.profile import language_profile
 
 CODE = re.compile(r"^(?:[IVX]{2,5}|[^\W\d_]{0,2}-?\d{1,4}[^\W\d_]{0,2})$")
 
@@ -79,8 +79,8 @@ def has_letter(text: str) -> bool:
 
 
 def unit_words(lang: str) -> frozenset[str]:
-    """The language's words for a ward, room, bed, theatre or clinic (resources)."""
-    return frozenset(load_resource("places.json")[lang]["unit_words"])
+    """The language's words for a ward, room, bed, theatre or clinic (its profile)."""
+    return frozenset(language_profile(lang).unit_words)
 
 
 def after_field_label(doc: Doc, start: int, words: set[str]) -> bool:

@@ -62,7 +62,7 @@ from spacy_deid.detect.tokens import (
     opens_line,
 )
 from spacy_deid.lang import pipeline_language, validate_language
-from spacy_deid.lang.resources import load_resource
+from spacy_deid.lang.profile import language_profile
 from spacy_deid.schema import PERSON_LABELS
 
 # Punctuation between a name and the cue after it: "Utz, * 3.4.1959", "اوحدی، متولد".
@@ -78,7 +78,7 @@ LINE_END_PUNCTUATION = ",;\u060c\u061b "
 
 def medical_title_words(lang: str) -> frozenset[str]:
     """The lower-cased words of the language's medical and academic titles."""
-    titles = load_resource("people.json")[lang]["titles"]
+    titles = language_profile(lang).titles
     return frozenset(word.lower() for title in titles for word in title.split())
 
 

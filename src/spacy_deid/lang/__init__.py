@@ -1,4 +1,5 @@
-"""The supported languages and the knowledge spacy-deid has of each."""
+"""The supported languages; what spacy-deid knows of each is in its profile
+(`spacy_deid.lang.profile.language_profile`)."""
 
 from __future__ import annotations
 
@@ -8,22 +9,8 @@ if TYPE_CHECKING:
     from spacy.language import Language
 
 
-# The ten languages of the MultiGraSCCo benchmark with the country each was adapted to.
+# The ten languages of the MultiGraSCCo benchmark, each with a profile in `lang/profiles/`.
 LANGUAGES: tuple[str, ...] = ("de", "en", "fr", "it", "pl", "ru", "uk", "tr", "ar", "fa")
-
-
-COUNTRY_BY_LANGUAGE: dict[str, str] = {
-    "de": "Germany",
-    "en": "USA",
-    "fr": "France",
-    "it": "Italy",
-    "pl": "Poland",
-    "ru": "Russia",
-    "uk": "Ukraine",
-    "tr": "Türkiye",
-    "ar": "Syria",
-    "fa": "Iran",
-}
 
 
 def validate_language(lang: str) -> str:

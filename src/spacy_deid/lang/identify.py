@@ -5,8 +5,9 @@ check lets the `deid_language_check` component warn. No model and no dependency:
 letters are counted by script (Latin, Cyrillic, Arabic), and among the languages of the
 main script each language scores its function words ("der", "und", "the", "і", "که")
 and the letters that only it writes in that script ("ß", "ł", "ğ", "ї", "پ"), from
-`resources/language_cues.json`. A word or letter that several candidate languages list
-counts for each of them in part. The winner's share of all the scores is the confidence.
+the language profiles (`spacy_deid.lang.profile`). A word or letter that several candidate
+languages list counts for each of them in part. The winner's share of all the scores is the
+confidence.
 
 `identify_language(text)` returns a `LanguageGuess`; its `lang` is None where the text has
 no letters of the three scripts or no cue at all. `is_clear_mismatch` decides whether a
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from spacy_deid.lang import LANGUAGES
-from spacy_deid.lang.resources import load_resource
+from spacy_deid.lang.profile import language_profile
 
 SCRIPTS: tuple[str, ...] = ("latin", "cyrillic", "arabic")
 # A letter of a cue list counts this much, a function word 1, a one-letter function word
@@ -98,10 +99,10 @@ def _shared(sets: dict[str, set[str]], script: dict[str, str]) -> dict[str, dict
 
 @cache
 def _cues() -> _Cues:
-    data = load_resource("language_cues.json")
-    script = {lang: data[lang]["script"] for lang in LANGUAGES}
-    words = {lang: set(data[lang]["words"]) for lang in LANGUAGES}
-    letters = {lang: set(data[lang]["letters"]) for lang in LANGUAGES}
+    profiles = {lang: language_profile(lang) for lang in LANGUAGES}
+    script = {lang: profile.script for lang, profile in profiles.items()}
+    words = {lang: set(profile.cue_words) for lang, profile in profiles.items()}
+    letters = {lang: set(profile.cue_letters) for lang, profile in profiles.items()}
     return _Cues(script, _shared(words, script), _shared(letters, script))
 
 

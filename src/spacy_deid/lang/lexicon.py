@@ -12,14 +12,13 @@ from functools import cache
 
 from mimesis.constants import DATADIR as MIMESIS_DATA
 
-from spacy_deid.lang.locales import FAKER_LOCALE_BY_LANGUAGE, MIMESIS_LOCALES_BY_LANGUAGE
 from spacy_deid.lang.morphology import (
     female_surname,
     is_declinable,
     lemma_candidates,
     surname_class,
 )
-from spacy_deid.lang.resources import load_resource
+from spacy_deid.lang.profile import language_profile
 
 
 @dataclass
@@ -56,7 +55,7 @@ def mimesis_first_names(lang: str) -> dict[str, tuple[str, ...]]:
     """First names by gender ("F", "M") in Mimesis's person data for `lang`'s locales. They
     only tell that a word is a first name, and of which gender: surrogates come from Faker."""
     names: dict[str, list[str]] = {"F": [], "M": []}
-    for locale in MIMESIS_LOCALES_BY_LANGUAGE[lang]:
+    for locale in language_profile(lang).mimesis_locales:
         path = MIMESIS_DATA / locale / "person.json"
         if path.exists():
             data = json.loads(path.read_text(encoding="utf-8")).get("names", {})
@@ -79,13 +78,13 @@ def genders_by_name(first: dict[str, tuple[str, ...]]) -> dict[str, set[str]]:
 def lexicon(lang: str) -> Lexicon:
     """Names of `lang` from Faker's person provider, limited to regularly declining ones."""
     provider = importlib.import_module(
-        f"faker.providers.person.{FAKER_LOCALE_BY_LANGUAGE[lang]}"
+        f"faker.providers.person.{language_profile(lang).faker_locale}"
     ).Provider
     first = {"F": _names(provider, "first_names_female"), "M": _names(provider, "first_names_male")}
     surnames = _names(provider, "last_names_male", "male_last_names", "last_names")
     if lang == "pl":
         surnames += _names(provider, "unisex_last_names")
-    extra = load_resource("people.json")[lang]
+    extra = language_profile(lang).people
     first = {
         "F": first["F"] + tuple(extra.get("first_female", ())),
         "M": first["M"] + tuple(extra.get("first_male", ())),

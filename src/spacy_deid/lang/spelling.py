@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import re
 
-ARABIC_SCRIPT_LANGUAGES = frozenset({"ar", "fa"})
+from spacy_deid.lang import LANGUAGES
+from spacy_deid.lang.profile import language_profile
+
+ARABIC_SCRIPT_LANGUAGES = frozenset(
+    lang for lang in LANGUAGES if language_profile(lang).script == "arabic"
+)
 MIN_KEY_LETTERS = 3
 # Short-vowel marks, superscript alef, tatweel and ZWNJ: left out of the key.
 MARKS = re.compile("[\u064b-\u065f\u0670\u0640\u200c]")

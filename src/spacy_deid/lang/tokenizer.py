@@ -10,6 +10,9 @@ dates (`27.03.2029.`); markup, control characters and invisible format character
 (`<b>`, `&amp;`, BEL, zero-width space, bidi marks: `spacy_deid.lang.markup`) become tokens
 of their own, so that a name glued to them is a name token as usual.
 
+The splits that all languages share are here; a language's own extra prefixes, suffixes and
+infixes are in its profile (`spacy_deid.lang.profile`), with `{ALPHA}` for spaCy's letters.
+
 These rules are the code's: a pipeline saved with an earlier version of them loads with the
 current ones (`DeidTokenizer`), while its special cases (exceptions) load from disk. A change
 of the rules must leave the tokens of the training corpus as they are, since the NER models
@@ -29,6 +32,7 @@ from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix
 
 from spacy_deid.lang import LANGUAGES
 from spacy_deid.lang.markup import BIDI_MARKS, CONTROL, ENTITY, TAG, TAG_END, ZERO_WIDTH
+from spacy_deid.lang.profile import TokenizerRules, language_profile
 
 # Splits that apply in every language.
 COMMON_INFIXES: tuple[str, ...] = (
@@ -92,25 +96,12 @@ COMMON_SUFFIXES: tuple[str, ...] = (
     r"(?<=\))\.",
 )
 
-EXTRA_INFIXES: dict[str, tuple[str, ...]] = {
-    # Turkish writes case suffixes on proper names and numbers after an apostrophe.
-    "tr": (rf"(?<=[{ALPHA}0-9.)])['’](?=[{ALPHA}])",),
+# spaCy's letter classes, as a language profile's rules name them.
+CHARACTER_CLASSES: dict[str, str] = {
+    "{ALPHA}": ALPHA,
+    "{ALPHA_LOWER}": ALPHA_LOWER,
+    "{ALPHA_UPPER}": ALPHA_UPPER,
 }
-
-EXTRA_PREFIXES: dict[str, tuple[str, ...]] = {
-    # Arabic conjunctions/prepositions written onto a definite noun or a number: "والمصري", "و2020"
-    "ar": (r"[وفبك](?=ال)", r"[وبلفك](?=[0-9٠-٩])"),
-    "fa": (r"[وبکه](?=[0-9۰-۹])",),
-}
-
-EXTRA_SUFFIXES: dict[str, tuple[str, ...]] = {
-    # "12.3.2020г." style year markers in Russian and Ukrainian
-    "ru": (r"(?<=[0-9])(?:г\.|гг\.|г)",),
-    "uk": (r"(?<=[0-9])(?:р\.|рр\.|р)",),
-}
-
-# Turkish's token_match keeps "2007'den" whole, which hides the year inside it.
-NO_TOKEN_MATCH: frozenset[str] = frozenset({"tr"})
 
 
 # "xx": spaCy's multi-language rules plus every language's extra splits (multilingual model).
@@ -129,11 +120,32 @@ def check_tokenizer_language(lang: str) -> str:
     return lang
 
 
-def extra_rules(table: dict[str, tuple[str, ...]], lang: str) -> list[str]:
-    """The extra rules of `lang`, or of every language for the multilingual tokenizer."""
+def expand_character_classes(rule: str) -> str:
+    """`rule` with `{ALPHA}` and the other placeholders of `CHARACTER_CLASSES` filled in."""
+    for placeholder, characters in CHARACTER_CLASSES.items():
+        rule = rule.replace(placeholder, characters)
+    return rule
+
+
+def profile_rules(lang: str) -> list[TokenizerRules]:
+    """The profiles' tokenizer rules that apply to `lang`: its own, every language's for the
+    multilingual tokenizer, none for another language spaCy knows."""
     if lang == MULTILINGUAL:
-        return [rule for rules in table.values() for rule in rules]
-    return list(table.get(lang, ()))
+        return [language_profile(code).tokenizer for code in LANGUAGES]
+    if lang in LANGUAGES:
+        return [language_profile(lang).tokenizer]
+    return []
+
+
+def extra_rules(lang: str, kind: str) -> list[str]:
+    """The extra `kind` rules ("prefixes", "suffixes", "infixes") of `lang` (`profile_rules`)."""
+    return [expand_character_classes(rule)
+            for rules in profile_rules(lang) for rule in getattr(rules, kind)]
+
+
+def keeps_token_match(lang: str) -> bool:
+    """Whether `lang` keeps spaCy's token_match (the multilingual tokenizer always does)."""
+    return lang == MULTILINGUAL or all(rules.keep_token_match for rules in profile_rules(lang))
 
 
 # The tokenizer settings that come from the code, never from a saved pipeline.
@@ -167,17 +179,17 @@ class DeidTokenizer(Tokenizer):
 def build_tokenizer(nlp: Language, lang: str) -> Tokenizer:
     """Build `lang`'s default tokenizer for `nlp`'s vocab, with the PHI boundary rules added."""
     defaults = spacy.util.get_lang_class(lang).Defaults
-    prefixes = [*COMMON_PREFIXES, *extra_rules(EXTRA_PREFIXES, lang), *(defaults.prefixes or ())]
-    suffixes = [*COMMON_SUFFIXES, *extra_rules(EXTRA_SUFFIXES, lang), *(defaults.suffixes or ())]
+    prefixes = [*COMMON_PREFIXES, *extra_rules(lang, "prefixes"), *(defaults.prefixes or ())]
+    suffixes = [*COMMON_SUFFIXES, *extra_rules(lang, "suffixes"), *(defaults.suffixes or ())]
     infixes = [*MARKUP_INFIXES, *(defaults.infixes or ()), *COMMON_INFIXES,
-               *extra_rules(EXTRA_INFIXES, lang)]
+               *extra_rules(lang, "infixes")]
     tokenizer = DeidTokenizer(
         nlp.vocab,
         rules=dict(defaults.tokenizer_exceptions or {}),
         prefix_search=compile_prefix_regex(prefixes).search,
         suffix_search=compile_suffix_regex(suffixes).search,
         infix_finditer=compile_infix_regex(infixes).finditer,
-        token_match=None if lang in NO_TOKEN_MATCH else defaults.token_match,
+        token_match=defaults.token_match if keeps_token_match(lang) else None,
         url_match=defaults.url_match,
     )
     tokenizer.lang = lang

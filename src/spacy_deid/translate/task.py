@@ -47,7 +47,8 @@ import spacy
 from spacy.tokens import Doc
 from spacy_llm.registry import registry
 
-from spacy_deid.lang import COUNTRY_BY_LANGUAGE, LANGUAGES
+from spacy_deid.lang import LANGUAGES
+from spacy_deid.lang.profile import language_profile
 from spacy_deid.schema import NAME_LABELS, PHI_LABELS
 from spacy_deid.translate.alignment import AlignmentReport, doc_char_spans, make_doc
 from spacy_deid.translate.inline_tags import (
@@ -372,8 +373,8 @@ def resolve_country(target_lang: str, target_country: str | None) -> str:
     """The configured country, else the paper's country for the target language."""
     if target_country:
         return target_country
-    if target_lang in COUNTRY_BY_LANGUAGE:
-        return COUNTRY_BY_LANGUAGE[target_lang]
+    if target_lang in LANGUAGES:
+        return language_profile(target_lang).country
     raise ValueError(f"spacy_deid.AnnotatedTranslation.v1: set `target_country` for "
                      f"target_lang {target_lang!r} (no default)")
 

@@ -4,7 +4,7 @@ import pytest
 
 from spacy_deid.anonymize.surrogates import SurrogateGenerator, group_age
 from spacy_deid.lang import LANGUAGES
-from spacy_deid.lang.resources import load_resource
+from spacy_deid.lang.profile import language_profile
 
 SAMPLE = [
     ("Jan Kowalski", "NAME_PATIENT"),
@@ -46,7 +46,7 @@ def test_every_label_gets_a_different_string_in_every_language(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_cities_and_hospitals_are_from_the_locale(lang):
-    places = load_resource("places.json")[lang]
+    places = language_profile(lang).places
     session = SurrogateGenerator(lang=lang, seed=1).new_document()
     city = session.surrogate(text="Köln", label="LOCATION_CITY")
     assert city in places["cities"]

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from spacy_deid.anonymize.surrogates.shapes import shape_surrogate
+from spacy_deid.lang import LANGUAGES
 from spacy_deid.lang.casing import match_case
 from spacy_deid.lang.digits import digit_system, to_digit_system, to_latin_digits
-from spacy_deid.lang.resources import load_resource
+from spacy_deid.lang.profile import language_profile
 
 RANGE_WORDS = (
     "bis",
@@ -74,11 +75,11 @@ class UnreadableDate(ValueError):
 
 
 @cache
-def month_table(lang: str) -> tuple[dict[str, tuple[int, str]], dict[str, list[str]], re.Pattern]:
+def month_table(
+    lang: str,
+) -> tuple[dict[str, tuple[int, str]], dict[str, tuple[str, ...]], re.Pattern]:
     """Month-name lookup (lowercase name -> (month, form)), the forms, and a finder regex."""
-    forms: dict[str, list[str]] = {
-        kind: names for kind, names in load_resource("months.json").get(lang, {}).items()
-    }
+    forms = dict(language_profile(lang).months) if lang in LANGUAGES else {}
     lookup: dict[str, tuple[int, str]] = {}
     for kind, names in forms.items():
         for index, name in enumerate(names):

@@ -26,7 +26,7 @@ from spacy_deid.anonymize.surrogates.places import PlaceSurrogates
 from spacy_deid.anonymize.surrogates.seeds import make_rng
 from spacy_deid.anonymize.surrogates.shapes import phone_surrogate, shape_surrogate
 from spacy_deid.lang import validate_language
-from spacy_deid.lang.locales import FAKER_LOCALE_BY_LANGUAGE
+from spacy_deid.lang.profile import language_profile
 from spacy_deid.schema import PERSON_LABELS, validate_label
 
 # Date offsets are drawn from +/- this many days (never less than a year, so a year alone
@@ -167,7 +167,7 @@ class SurrogateGenerator:
         self.seed = int(seed)
         self.secret_key = secret_key or None
         self.age_group_over = age_group_over
-        self.faker = Faker(FAKER_LOCALE_BY_LANGUAGE[lang])
+        self.faker = Faker(language_profile(lang).faker_locale)
         self.places = PlaceSurrogates(lang, self.faker)
         self._documents = 0
 

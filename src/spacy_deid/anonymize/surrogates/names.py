@@ -35,7 +35,7 @@ from spacy_deid.lang.morphology import (
     surname_class,
     turkish_suffix,
 )
-from spacy_deid.lang.resources import load_resource
+from spacy_deid.lang.profile import language_profile
 from spacy_deid.lang.spelling import spelling_key
 
 _MARKS = r"\u0300-\u036f\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u200c"
@@ -109,10 +109,11 @@ class NameSurrogates:
         self.rng = rng
         self.keyed_rng = keyed_rng
         self.lexicon = lexicon(lang)
-        cues = load_resource("people.json")[lang]
+        profile = language_profile(lang)
+        cues = profile.people
         self.female_cues = set(cues["female"])
         self.male_cues = set(cues["male"])
-        self.cue_after = bool(cues.get("after"))
+        self.cue_after = profile.person_cues_after_name
         self.keep_words = {w.lower() for w in cues["title_words"]} | set(cues["particles"])
         self.registry = NameRegistry()
         self.avoid: set[str] = set()

@@ -17,7 +17,7 @@ from faker import Faker
 
 from spacy_deid.anonymize.surrogates.shapes import shape_surrogate
 from spacy_deid.lang.casing import match_case
-from spacy_deid.lang.resources import load_resource
+from spacy_deid.lang.profile import language_profile
 
 NUMBER = re.compile(r"\d+(?:[/-]?[^\W\d_])?")
 LETTER_RUN = re.compile(r"[^\W\d_][^\d,]*[^\W\d_]\.?|[^\W\d_]")
@@ -45,8 +45,9 @@ class PlaceSurrogates:
     def __init__(self, lang: str, faker: Faker) -> None:
         self.lang = lang
         self.faker = faker
-        self.places = load_resource("places.json")[lang]
-        self.people = load_resource("people.json")[lang]
+        profile = language_profile(lang)
+        self.places = profile.places
+        self.people = profile.people
         # Lowercased originals of the current document; set by `DocumentSession.avoid`.
         self.avoid: set[str] = set()
 

@@ -11,15 +11,7 @@ import string
 import unicodedata
 
 from spacy_deid.lang.digits import DIGIT_SYSTEMS
-
-# Letters to draw from per script, so a Cyrillic letter is replaced by a Cyrillic one.
-SCRIPT_ALPHABETS: dict[str, str] = {
-    "LATIN": string.ascii_lowercase,
-    "CYRILLIC": "абвгдежзиклмнопрстуфхцчшэюя",
-    "ARABIC": "ابتثجحخدذرزسشصضطظعغفقكلمنهوي",
-    "GREEK": "αβγδεζηθικλμνξοπρστυφχψω",
-    "HEBREW": "אבגדהוזחטיכלמנסעפצקרשת",
-}
+from spacy_deid.lang.scripts import SCRIPT_ALPHABETS
 
 
 def _script(ch: str) -> str:

@@ -1,0 +1,17 @@
+"""Letters of each writing system: what same-shape surrogates draw a letter from.
+
+Keyed by the first word of a character's Unicode name ("LATIN", "CYRILLIC", ...), so that a
+letter is replaced by one of its own script whatever the document's language.
+"""
+
+from __future__ import annotations
+
+import string
+
+SCRIPT_ALPHABETS: dict[str, str] = {
+    "LATIN": string.ascii_lowercase,
+    "CYRILLIC": "абвгдежзиклмнопрстуфхцчшэюя",
+    "ARABIC": "ابتثجحخدذرزسشصضطظعغفقكلمنهوي",
+    "GREEK": "αβγδεζηθικλμνξοπρστυφχψω",
+    "HEBREW": "אבגדהוזחטיכלמנסעפצקרשת",
+}
