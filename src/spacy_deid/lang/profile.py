@@ -56,7 +56,9 @@ class LanguageProfile:
       `states`, `streets`, `hospitals`, `organizations` and optionally `countries`, and
       `unit_words`: lower-case words for a ward, room, bed, theatre or clinic;
     - `months`: month names per grammatical form, January first (a date is written back with
-      the same form of its new month);
+      the same form of its new month); `month_patterns`: regular expressions for the month
+      names and abbreviations a date may be written with, matched case-insensitively
+      (`spacy_deid.presidio.recognizers.dates`);
     - `cue_words`, `cue_letters`: frequent function words and the letters that tell the
       language apart from others of its script (`spacy_deid.lang.identify`).
     """
@@ -71,6 +73,7 @@ class LanguageProfile:
     person_cues_after_name: bool
     places: Mapping[str, tuple[str, ...]]
     months: Mapping[str, tuple[str, ...]]
+    month_patterns: tuple[str, ...]
     cue_words: tuple[str, ...]
     cue_letters: tuple[str, ...]
 
@@ -130,6 +133,7 @@ def language_profile(lang: str) -> LanguageProfile:
         person_cues_after_name=bool(data["person_cues_after_name"]),
         places=_frozen_lists(data["places"]),
         months=_frozen_lists(data["months"]),
+        month_patterns=tuple(data["month_patterns"]),
         cue_words=tuple(data["language_cues"]["words"]),
         cue_letters=tuple(data["language_cues"]["letters"]),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from presidio_analyzer import Pattern, PatternRecognizer
 
+from spacy_deid.lang.profile import language_profile
 from spacy_deid.presidio.recognizers.common import (
     DAY,
     MEDIUM,
@@ -25,50 +26,9 @@ from spacy_deid.presidio.recognizers.common import (
 from spacy_deid.presidio.recognizers.context_words import context_words
 from spacy_deid.schema import DATE_ENTITY
 
-# Month names (and stems that cover inflected forms) of each locale; matched case-insensitively.
-MONTHS: dict[str, list[str]] = {
-    "de": ["jan(?:uar)?", "feb(?:ruar)?", "märz", "mär", "apr(?:il)?", "mai", "juni?",
-           "juli?", "aug(?:ust)?", "sep(?:t(?:ember)?)?", "okt(?:ober)?", "nov(?:ember)?",
-           "dez(?:ember)?"],
-    "en": ["jan(?:uary)?", "feb(?:ruary)?", "mar(?:ch)?", "apr(?:il)?", "may", "june?",
-           "july?", "aug(?:ust)?", "sep(?:t(?:ember)?)?", "oct(?:ober)?", "nov(?:ember)?",
-           "dec(?:ember)?"],
-    "fr": ["janv(?:ier)?", "févr(?:ier)?", "fevr(?:ier)?", "mars", "avr(?:il)?", "mai",
-           "juin", "juil(?:let)?", "août", "aout", "sept(?:embre)?", "oct(?:obre)?",
-           "nov(?:embre)?", "déc(?:embre)?", "dec(?:embre)?"],
-    "it": ["genn(?:aio)?", "gen", "febb(?:raio)?", "feb", "marzo", "mar", "apr(?:ile)?",
-           "maggio", "mag", "giugno", "giu", "luglio", "lug", "agosto", "ago",
-           "sett(?:embre)?", "set", "ott(?:obre)?", "nov(?:embre)?", "dic(?:embre)?"],
-    "pl": ["styczeń", "stycznia", "styczniu", "luty", "lutego", "lutym", "marzec", "marca",
-           "marcu", "kwiecień", "kwietnia", "kwietniu", "maj", "maja", "maju", "czerwiec",
-           "czerwca", "czerwcu", "lipiec", "lipca", "lipcu", "sierpień", "sierpnia",
-           "sierpniu", "wrzesień", "września", "wrześniu", "październik", "października",
-           "październiku", "listopad", "listopada", "listopadzie", "grudzień", "grudnia",
-           "grudniu", "sty", "lut", "kwi", "cze", "lip", "sie", "wrz", "paź", "lis", "gru"],
-    "ru": ["январь", "января", "январе", "февраль", "февраля", "феврале", "март", "марта",
-           "марте", "апрель", "апреля", "апреле", "май", "мая", "мае", "июнь", "июня", "июне",
-           "июль", "июля", "июле", "август", "августа", "августе", "сентябрь", "сентября",
-           "сентябре", "октябрь", "октября", "октябре", "ноябрь", "ноября", "ноябре",
-           "декабрь", "декабря", "декабре", "янв", "фев", "апр", "авг", "сен", "окт", "ноя",
-           "дек"],
-    "uk": ["січень", "січня", "січні", "лютий", "лютого", "лютому", "березень", "березня",
-           "березні", "квітень", "квітня", "квітні", "травень", "травня", "травні", "червень",
-           "червня", "червні", "липень", "липня", "липні", "серпень", "серпня", "серпні",
-           "вересень", "вересня", "вересні", "жовтень", "жовтня", "жовтні", "листопад",
-           "листопада", "листопаді", "грудень", "грудня", "грудні"],
-    "tr": ["ocak", "şubat", "mart", "nisan", "mayıs", "haziran", "temmuz", "ağustos",
-           "eylül", "ekim", "kasım", "aralık"],
-    "ar": ["كانون الثاني", "شباط", "آذار", "نيسان", "أيار", "حزيران", "تموز", "آب", "أيلول",
-           "تشرين الأول", "تشرين الثاني", "كانون الأول", "يناير", "فبراير", "مارس", "أبريل",
-           "مايو", "يونيو", "يوليو", "أغسطس", "سبتمبر", "أكتوبر", "نوفمبر", "ديسمبر"],
-    "fa": ["ژانویه", "فوریه", "مارس", "آوریل", "مه", "ژوئن", "ژوئیه", "اوت", "سپتامبر",
-           "اکتبر", "نوامبر", "دسامبر", "فروردین", "اردیبهشت", "خرداد", "تیر", "مرداد",
-           "شهریور", "مهر", "آبان", "آذر", "دی", "بهمن", "اسفند"],
-}
-
 
 def _month_alternation(lang: str) -> str:
-    names = sorted(MONTHS[lang], key=len, reverse=True)
+    names = sorted(language_profile(lang).month_patterns, key=len, reverse=True)
     # Persian writes the ezafe on a month name before a year or a day ("ژانویهٔ ۲۰۱۸").
     ending = "(?:\u0654|\u200c?ی)?" if lang == "fa" else r"\.?"
     return "(?i:" + "|".join(names) + ")" + ending
