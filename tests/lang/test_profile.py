@@ -38,6 +38,7 @@ def test_every_language_has_a_complete_profile(lang):
     assert all(profile.people[key] for key in REQUIRED_PEOPLE)
     assert all(profile.places[key] for key in REQUIRED_PLACES)
     assert profile.months and all(len(names) == 12 for names in profile.months.values())
+    assert len(profile.month_patterns) >= 12
     assert profile.cue_words
 
 
