@@ -51,11 +51,6 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
-
 from spacy_deid.lang import parse_language_codes
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -129,6 +124,10 @@ def wheel_file_name(lang: str, version: str, suffix: str = "") -> str:
 def transformer_requirements(pyproject: Path = PROJECT_ROOT / "pyproject.toml") -> list[str]:
     """The run-time requirements of a transformer pipeline: the `TRANSFORMER_RUNTIME`
     entries of the `trf` extra in pyproject.toml, with their version bounds."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: the TOML reader that pip carries
+        from pip._vendor import tomli as tomllib
     extra = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"][
         "optional-dependencies"]["trf"]
     chosen = [req for req in extra if canonicalize_name(Requirement(req).name)
