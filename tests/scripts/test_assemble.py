@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import spacy
+import srsly
 import typer
 from typer.testing import CliRunner
 
@@ -50,6 +51,40 @@ def test_the_multilingual_ner_runs_second_with_its_own_tok2vec(tmp_path: Path) -
     doc = ensemble(text)
     assert ("Erika Busch", "NAME_PATIENT") in [(ent.text, ent.label_) for ent in doc.ents]
     assert "Busch" not in doc._.deid_text
+
+
+def test_the_multilingual_transformer_ner_alone_makes_the_trf_pipelines(
+        tmp_path: Path, monkeypatch) -> None:
+    from scripts.package import encoder_source, transformer_name
+    from tests.configs import CONFIGS, train_briefly, write_docbin
+    from tests.configs.test_transformer_config import TEXTS, save_tiny_bert
+
+    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        monkeypatch.setenv(name, "1")
+    weights = save_tiny_bert(tmp_path / "encoder", TEXTS)
+    (tmp_path / "xx").mkdir()
+    model = train_briefly(CONFIGS / "transformer.cfg", tmp_path / "xx", "xx", TEXTS, steps=2,
+                          overrides={"paths.transformer_name": str(weights)})
+    for lang in ("de", "pl"):
+        (tmp_path / "splits" / lang).mkdir(parents=True)
+        write_docbin(tmp_path / "splits" / lang / "train.spacy", lang, TEXTS)
+    result = run_cli([str(tmp_path / "training_trf"), str(tmp_path / "splits"),
+                      "--langs", "de,pl", "--ner-model", str(model), "--suffix", "_trf"])
+    assert result.exit_code == 0, plain_output(result)
+    for lang in ("de", "pl"):
+        nlp = spacy.load(tmp_path / "training_trf" / lang / "pipeline")
+        assert nlp.pipe_names[:4] == ["deid_language_check", "transformer", "ner",
+                                      "deid_entity_bounds"]
+        assert nlp.pipe_names[-2:] == ["deid_presidio_patterns", "deid_anonymizer"]
+        assert "ner_multilingual" not in nlp.pipe_names
+        assert nlp.meta["name"] == f"deid_{lang}_trf"
+        assert nlp.config["nlp"]["tokenizer"]["lang"] == lang
+        # the packaging step finds the encoder the transformer was fine-tuned from
+        assert transformer_name(tmp_path / "training_trf" / lang / "pipeline") == str(weights)
+        assert encoder_source(str(weights))["name"] == str(weights)
+        assert nlp("Frau Erika Busch kam am 01.02.2020.")._.deid_text
+    assert srsly.read_json(tmp_path / "training_trf" / "assembled.json")["pipelines"]["pl"][
+        "ner"] == str(model)
 
 
 def test_a_missing_multilingual_model_is_a_clear_error(tmp_path: Path) -> None:

@@ -306,6 +306,7 @@ def test_cli_scores_a_pipeline_end_to_end(tiny_setup):
         3, 5, 4)
     assert metrics["n_tokens"] > 10
     assert metrics["name"] == "doc-split" and metrics["command"] and metrics["created"]
+    assert metrics["device"] == "cpu"
     strict = metrics["label_sets"]["fine"]["scores"]["strict"]["micro"]
     # name, date, doctor correct; Berlin a type error; the title missed
     assert (strict["correct"], strict["incorrect"], strict["missed"]) == (3, 1, 1)

