@@ -1,6 +1,11 @@
 """Running a pipeline over a run's documents: `nlp.pipe` for ordinary texts,
 `spacy_deid.chunking.process_long` for long ones, a key per document, failures caught.
 
+With more than one process (`annotate_in_processes`), forked workers that share the loaded
+pipeline each take whole batches and send back only a `Summary` of every document (its
+output text, replacements, label counts and language check), not the Doc: serialising
+Docs between processes would cost the main process as much as it saves.
+
 Each document goes in as a Doc from the tokenizer carrying its secret key in
 `doc._.deid_secret_key` (the run key, or its patient's key), which the anonymizer reads and
 clears. Results come back in input order; a document a component fails on is reported
@@ -11,11 +16,12 @@ goes on.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import tee
+from itertools import islice, tee
 from pathlib import Path
 
 import spacy
@@ -78,15 +84,35 @@ def configure_anonymizer(anonymizer: Anonymizer, strategies: dict[str, str], rev
 
 
 @dataclass
+class Summary:
+    """What a run keeps of one processed document (no original text but in `replacements`
+    with a reversible anonymizer, where the encrypted mapping needs it)."""
+
+    text: str
+    characters: int
+    replacements: list[dict]
+    labels: dict[str, int]
+    language_check: object
+
+
+@dataclass
 class Outcome:
-    """One record after processing: its Doc, or an error; seconds it took (with batching,
-    the time since the previous result)."""
+    """One record after processing: its Doc (or, from a worker process, only its
+    `summary`), or an error; seconds it took (with batching, the time since the previous
+    result)."""
 
     record: Record
     doc: Doc | None = None
     error: str | None = None
     seconds: float = 0.0
     long: bool = False
+    summary: Summary | None = None
+
+    def summarize(self, anonymizer: Anonymizer) -> Summary:
+        """The summary of the processed document (made from the Doc where there is one)."""
+        if self.summary is None:
+            self.summary = summarize(anonymizer, self.doc)
+        return self.summary
 
 
 class ErrorCollector:
@@ -114,7 +140,7 @@ class ErrorCollector:
 
 
 def annotate(nlp: Language, records: Iterable[Record], key_for: Callable[[Record], str],
-             *, n_process: int = 1, batch_size: int | None = None, max_chars: int,
+             *, batch_size: int | None = None, max_chars: int,
              context_chars: int) -> Iterator[Outcome]:
     """Process `records` in order (see the module docstring); records with an error pass
     through untouched."""
@@ -132,7 +158,7 @@ def annotate(nlp: Language, records: Iterable[Record], key_for: Callable[[Record
 
     mine, fed = tee(records)
     to_pipe = ((make(r), seq) for seq, r in enumerate(fed) if is_short(r))
-    results = nlp.pipe(to_pipe, as_tuples=True, n_process=n_process, batch_size=batch_size)
+    results = nlp.pipe(to_pipe, as_tuples=True, batch_size=batch_size)
     pending = next(results, None)
     last = time.perf_counter()
     for seq, record in enumerate(mine):
@@ -152,6 +178,54 @@ def annotate(nlp: Language, records: Iterable[Record], key_for: Callable[[Record
         current = time.perf_counter()
         outcome.seconds, last = current - last, current
         yield outcome
+
+
+# The loaded pipeline and settings that forked workers inherit (set before the pool starts).
+_WORKER_STATE: dict = {}
+
+
+def _annotate_batch(batch: list[Record]) -> list[tuple[str | None, Summary | None, float, bool]]:
+    """In a worker: process a batch and return (error, summary, seconds, long) per record."""
+    nlp, anonymizer, key_for, settings = _WORKER_STATE["state"]
+    return [(o.error, o.summarize(anonymizer) if o.doc is not None else None, o.seconds, o.long)
+            for o in annotate(nlp, batch, key_for, **settings)]
+
+
+def annotate_in_processes(nlp: Language, anonymizer: Anonymizer, records: Iterable[Record],
+                          key_for: Callable[[Record], str], *, n_process: int,
+                          batch_size: int | None = None, max_chars: int,
+                          context_chars: int) -> Iterator[Outcome]:
+    """`annotate` in `n_process` forked workers, batch by batch, results in input order.
+    Records are read as the batches are handed out, at most two batches per worker ahead,
+    so memory stays bounded on a large input."""
+    size = batch_size or nlp.batch_size
+    settings = {"max_chars": max_chars, "context_chars": context_chars}
+    _WORKER_STATE["state"] = (nlp, anonymizer, key_for, settings)
+    records = iter(records)
+    try:
+        with multiprocessing.get_context("fork").Pool(n_process) as pool:
+            window: deque = deque()
+            while True:
+                batch = list(islice(records, size))
+                if batch:
+                    window.append((batch, pool.apply_async(_annotate_batch, (batch,))))
+                if window and (not batch or len(window) > 2 * n_process):
+                    done, pending = window.popleft()
+                    for record, (error, summary, seconds, long) in zip(done, pending.get(),
+                                                                        strict=True):
+                        yield Outcome(record, error=error, seconds=seconds, long=long,
+                                      summary=summary)
+                if not batch and not window:
+                    return
+    finally:
+        _WORKER_STATE.clear()
+
+
+def summarize(anonymizer: Anonymizer, doc: Doc) -> Summary:
+    """The `Summary` of a processed Doc."""
+    return Summary(text=doc._.deid_text, characters=len(doc.text),
+                   replacements=list(doc._.deid_replacements or []),
+                   labels=label_counts(anonymizer, doc), language_check=language_check(doc))
 
 
 def label_counts(anonymizer: Anonymizer, doc: Doc) -> dict[str, int]:

@@ -8,6 +8,7 @@ whole or not at all, so a rerun skips what is done. A run manifest goes to
 from __future__ import annotations
 
 import codecs
+import os
 import re
 import time
 from collections import deque
@@ -34,9 +35,8 @@ from spacy_deid.cli.paths import refuse_inside, refuse_output_in_input
 from spacy_deid.cli.processing import (
     Outcome,
     annotate,
+    annotate_in_processes,
     configure_anonymizer,
-    label_counts,
-    language_check,
     load_pipeline,
     parse_strategies,
     pipeline_exists,
@@ -186,17 +186,15 @@ def _handle(current: OpenOutput, outcome: Outcome, options: Options, anonymizer)
         entry.update(status=ERROR, error=outcome.error, output=None)
         current.entries.append(entry)
         return
-    doc = outcome.doc
-    replacements = doc._.deid_replacements or []
-    entry["output_index"] = current.writer.write(record, doc._.deid_text)
+    summary = outcome.summarize(anonymizer)
+    entry["output_index"] = current.writer.write(record, summary.text)
     if current.mapping is not None:
-        current.mapping.add(entry["output_index"], replacements)
-    entry.update(characters=len(doc.text), long=outcome.long,
-                 seconds=round(outcome.seconds, 4), labels=label_counts(anonymizer, doc),
-                 replaced=len(replacements))
-    check = language_check(doc)
-    if check is not None:
-        entry["language_check"] = check
+        current.mapping.add(entry["output_index"], summary.replacements)
+    entry.update(characters=summary.characters, long=outcome.long,
+                 seconds=round(outcome.seconds, 4), labels=summary.labels,
+                 replaced=len(summary.replacements))
+    if summary.language_check is not None:
+        entry["language_check"] = summary.language_check
     current.entries.append(entry)
 
 
@@ -340,6 +338,11 @@ def _check_patient_options(units: list[Unit], patient_field: str | None,
                                  param_hint="--patient-column")
 
 
+def _process_count(n_process: int) -> int:
+    """`--n-process` as a number of processes: -1 (as in spaCy) is one per CPU."""
+    return n_process if n_process > 0 else os.cpu_count() or 1
+
+
 def _pipeline_info(name: str, nlp, anonymizer) -> dict:
     meta = nlp.meta
     return {"argument": name, "name": meta.get("name"), "version": meta.get("version"),
@@ -352,10 +355,16 @@ def _process(units: list[Unit], nlp, anonymizer, options: Options, manifest: Man
              quiet: bool) -> None:
     """The loop: records -> outcomes (in order) -> outputs, unit by unit."""
     queue: deque[OpenedUnit] = deque()
-    outcomes = annotate(nlp, _records(units, options.settings, queue),
-                        lambda record: options.key.for_patient(record.patient),
-                        n_process=n_process, batch_size=batch_size, max_chars=max_chars,
-                        context_chars=context_chars)
+    records = _records(units, options.settings, queue)
+    key_for = lambda record: options.key.for_patient(record.patient)  # noqa: E731
+    if n_process == 1:
+        outcomes = annotate(nlp, records, key_for, batch_size=batch_size, max_chars=max_chars,
+                            context_chars=context_chars)
+    else:
+        outcomes = annotate_in_processes(nlp, anonymizer, records, key_for,
+                                         n_process=_process_count(n_process),
+                                         batch_size=batch_size, max_chars=max_chars,
+                                         context_chars=context_chars)
     current: OpenOutput | None = None
     with document_progress(quiet) as progress:
         task = progress.add_task("De-identifying", total=_estimate(units))
