@@ -171,7 +171,7 @@ def test_transformer_config_runs_a_modernbert_encoder(offline, tmp_path):
 
 
 def test_a_transformer_ner_added_second_keeps_its_own_encoder(offline, tmp_path):
-    from scripts.assemble import assemble_pipeline
+    from scripts.pipelines.assemble import assemble_pipeline
 
     plain_texts = [parse_inline_tags(text, "test")[0] for text in TEXTS]
     models = {}

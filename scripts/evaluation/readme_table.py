@@ -1,0 +1,313 @@
+"""Write the results tables (from `metrics/*.json`) between two markers of README.md and
+of the detailed results page.
+
+README gets one row per language for the shipped pipelines: the letters and the other
+genres side by side, scores and leakage. The details page (`--details`, e.g.
+`docs/results.md`) gets every metrics file as a row (cross-validation aggregates as
+mean ± sd) and the throughput table. Everything outside `<!-- scores:start -->` ...
+`<!-- scores:end -->` is left as it is; the commands that produced the files are listed
+under the tables.
+
+Usage::
+
+    python scripts/evaluation/readme_table.py --metrics-dir metrics --readme README.md \
+        --details docs/results.md
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import srsly
+import typer
+
+from spacy_deid.lang import LANGUAGES
+
+START_MARKER = "<!-- scores:start -->"
+END_MARKER = "<!-- scores:end -->"
+THROUGHPUT_FILE = "throughput.json"
+
+# MultiGraSCCo (Baroud et al. 2026), mmBERT, PHI layer, relaxed micro F1 on the reduced
+# label set, sentence-level 65/15/20 split (../shared/docs/benchmarks.md).
+PUBLISHED_RELAXED_MICRO_F1: dict[str, float] = {
+    "de": 0.955, "en": 0.933, "fr": 0.927, "it": 0.938, "pl": 0.931,
+    "ru": 0.865, "uk": 0.900, "tr": 0.763, "ar": 0.951, "fa": 0.944,
+}
+
+COLUMNS: tuple[str, ...] = (
+    "lang", "setting", "docs", "strict P", "strict R", "strict F1", "strict F2",
+    "strict macro F1", "type F1", "relaxed F1 (paper labels)", "relaxed macro F1 (paper labels)",
+    "MultiGraSCCo relaxed F1", "file",
+)
+
+
+def format_score(value: Any) -> str:
+    """A score as 0.123, a mean/sd record as 0.123 ± 0.045, a missing one as an en dash."""
+    if isinstance(value, Mapping):
+        if value.get("mean") is None:
+            return "–"
+        return f"{value['mean']:.3f} ± {value.get('sd', 0.0):.3f}"
+    if value is None:
+        return "–"
+    return f"{value:.3f}"
+
+
+def _score(metrics: Mapping[str, Any], label_set: str, schema: str, level: str,
+           key: str) -> Any:
+    """One score from a metrics record; None if absent or if the label set had no entities."""
+    try:
+        scores = metrics["label_sets"][label_set]["scores"][schema]
+        micro = scores["micro"]
+        if micro.get("possible") == 0 and micro.get("actual") == 0:
+            return None
+        return scores[level][key]
+    except KeyError:
+        return None
+
+
+def is_metrics_record(data: Any) -> bool:
+    """Whether `data` looks like a file written by `scripts.evaluation.evaluate` (run or
+    aggregate)."""
+    return isinstance(data, Mapping) and isinstance(data.get("label_sets"), Mapping)
+
+
+def table_row(metrics: Mapping[str, Any], source: str) -> list[str]:
+    """One table row for a metrics record read from `source`."""
+    lang = metrics.get("lang")
+    lang_text = ", ".join(lang) if isinstance(lang, list) else str(lang)
+    setting = metrics.get("name") or ""
+    if metrics.get("aggregate"):
+        setting = (setting + " " if setting else "") + f"{metrics.get('n_runs', '?')}-fold CV"
+    published = PUBLISHED_RELAXED_MICRO_F1.get(lang_text) if isinstance(lang, str) else None
+    return [
+        lang_text,
+        setting or "–",
+        str(metrics.get("n_docs", "–")),
+        format_score(_score(metrics, "fine", "strict", "micro", "p")),
+        format_score(_score(metrics, "fine", "strict", "micro", "r")),
+        format_score(_score(metrics, "fine", "strict", "micro", "f1")),
+        format_score(_score(metrics, "fine", "strict", "micro", "f2")),
+        format_score(_score(metrics, "fine", "strict", "macro", "f1")),
+        format_score(_score(metrics, "fine", "type", "micro", "f1")),
+        format_score(_score(metrics, "reduced", "partial", "micro", "f1")),
+        format_score(_score(metrics, "reduced", "partial", "macro", "f1")),
+        format_score(published),
+        f"`{source}`",
+    ]
+
+
+def _sort_key(item: tuple[str, Mapping[str, Any]]) -> tuple[int, str, str]:
+    source, metrics = item
+    lang = metrics.get("lang")
+    order = LANGUAGES.index(lang) if isinstance(lang, str) and lang in LANGUAGES else len(LANGUAGES)
+    return order, str(metrics.get("name") or ""), source
+
+
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return lines
+
+
+def scores_table(records: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
+    """Markdown: the scores table, a legend, and the command behind each metrics file."""
+    if not records:
+        return "_No metrics yet: run the evaluation commands of project.yml._"
+    ordered = sorted(records, key=_sort_key)
+    lines = _markdown_table(COLUMNS, [table_row(metrics, source) for source, metrics in ordered])
+    lines += [
+        "",
+        "strict: exact span and label, on the fine GraSCCo labels; type: overlap and same "
+        "label; relaxed: overlap with any label, partial overlaps at half credit (nervaluate "
+        "`partial`), on the MultiGraSCCo label set (names merged, labels with <= 11 training "
+        "examples dropped; each file records its label list). The published MultiGraSCCo "
+        "numbers were measured on a sentence-level split, so they compare directly only with "
+        "the sentence-level rows.",
+        "",
+        "Commands:",
+        "",
+    ]
+    lines += [f"- `{source}`: `{metrics.get('command', '?')}` ({metrics.get('created', '?')})"
+              for source, metrics in ordered]
+    return "\n".join(lines)
+
+
+RESULTS_HEADER: tuple[str, ...] = (
+    "lang", "letters: strict P", "strict R", "strict F1", "names + IDs leaked",
+    "other genres: strict F1", "names caught", "IDs caught", "names + IDs leaked",
+)
+
+
+def _leak_cell(report: Mapping[str, Any] | None) -> str:
+    """`3 / 65 (4.6 %)` from a leakage report's names-and-IDs summary."""
+    if not report:
+        return "–"
+    row = report["names_and_ids"]
+    return f"{row['leaked']} / {row['spans']} ({row['leak_rate']:.1%})"
+
+
+def _caught_cell(source: Mapping[str, Any] | None, group: str) -> str:
+    """`0.953 (61 / 64)` from a per-source summary's caught rates."""
+    if not source:
+        return "–"
+    row = source["caught"][group]
+    return f"{format_score(row['caught_rate'])} ({row['caught']} / {row['spans']})"
+
+
+def results_table(metrics_dir: Path) -> str:
+    """Markdown: per language, the shipped pipeline on the letters' and the other genres'
+    test documents (`metrics/<lang>.json`, `metrics/leakage_<lang>.json`)."""
+    rows, commands = [], {}
+    for lang in LANGUAGES:
+        path = Path(metrics_dir) / f"{lang}.json"
+        if not path.is_file():
+            continue
+        metrics = srsly.read_json(path)
+        leakage_path = Path(metrics_dir) / f"leakage_{lang}.json"
+        leakage = srsly.read_json(leakage_path) if leakage_path.is_file() else {}
+        other = next((row for source, row in metrics.get("sources", {}).items()
+                      if source != metrics.get("source")), None)
+        other_leakage = next((row for source, row in leakage.get("sources", {}).items()
+                              if source != leakage.get("source")), None)
+        rows.append([
+            lang,
+            format_score(_score(metrics, "fine", "strict", "micro", "p")),
+            format_score(_score(metrics, "fine", "strict", "micro", "r")),
+            format_score(_score(metrics, "fine", "strict", "micro", "f1")),
+            _leak_cell(leakage),
+            format_score(other["strict_micro"]["f1"]) if other else "–",
+            _caught_cell(other, "names"),
+            _caught_cell(other, "ids"),
+            _leak_cell(other_leakage),
+        ])
+        commands.setdefault(metrics.get("command", "?"), None)
+    if not rows:
+        return "_No metrics yet: run `spacy project run all`._"
+    lines = _markdown_table(RESULTS_HEADER, rows)
+    lines += ["", "Made by `spacy project run all` (steps `evaluate` and `leakage`):", ""]
+    lines += [f"- `{command}`" for command in commands]
+    return "\n".join(lines)
+
+
+def throughput_table(data: Mapping[str, Any]) -> str:
+    """Markdown table of the pipelines in a throughput.json, with their commands."""
+    entries = list(data.get("pipelines", {}).values())
+    if not entries:
+        return ""
+    rows = [[str(e.get("name")), f"{e.get('tokens_per_second', 0):,.0f}",
+             str(e.get("n_tokens", "–")), str(e.get("cpu", "–")), f"`{e.get('command', '?')}`"]
+            for e in entries]
+    header = ("pipeline", "tokens/s (1 CPU core, median)", "tokens", "CPU", "command")
+    return "\n".join(["Throughput:", "", *_markdown_table(header, rows)])
+
+
+def load_records(metrics_dir: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
+    """The metrics records under `metrics_dir` (path, data) and the JSON files skipped."""
+    records: list[tuple[str, dict[str, Any]]] = []
+    skipped: list[str] = []
+    for path in sorted(Path(metrics_dir).glob("*.json")):
+        if path.name == THROUGHPUT_FILE:
+            continue
+        try:
+            data = srsly.read_json(path)
+        except ValueError as err:
+            raise ValueError(f"{path} is not valid JSON: {err}") from err
+        if is_metrics_record(data):
+            records.append((path.as_posix(), data))
+        else:
+            skipped.append(path.as_posix())
+    return records, skipped
+
+
+def build_block(metrics_dir: Path) -> tuple[str, list[str]]:
+    """The full generated markdown block for `metrics_dir`, and the files skipped."""
+    records, skipped = load_records(metrics_dir)
+    parts = [scores_table(records)]
+    throughput_path = Path(metrics_dir) / THROUGHPUT_FILE
+    if throughput_path.is_file():
+        table = throughput_table(srsly.read_json(throughput_path))
+        if table:
+            parts.append(table)
+    return "\n\n".join(parts), skipped
+
+
+def replace_between_markers(text: str, block: str) -> str:
+    """`text` with everything between the score markers replaced by `block`.
+
+    Raises a ValueError if the markers are missing, repeated or out of order.
+    """
+    starts, ends = text.count(START_MARKER), text.count(END_MARKER)
+    if starts != 1 or ends != 1:
+        raise ValueError(
+            f"README needs exactly one {START_MARKER} and one {END_MARKER} "
+            f"(found {starts} and {ends})")
+    head, rest = text.split(START_MARKER)
+    if END_MARKER not in rest:
+        raise ValueError(f"{END_MARKER} comes before {START_MARKER} in the README")
+    _, tail = rest.split(END_MARKER)
+    return f"{head}{START_MARKER}\n{block.strip()}\n{END_MARKER}{tail}"
+
+
+def append_scores_section(text: str, heading: str = "## Scores") -> str:
+    """`text` with an empty scores section (heading and markers) appended at the end."""
+    body = text.rstrip("\n")
+    separator = "\n\n" if body else ""
+    return f"{body}{separator}{heading}\n\n{START_MARKER}\n{END_MARKER}\n"
+
+
+def update_readme(readme: Path, block: str, append_if_missing: bool = True) -> bool:
+    """Write `block` between the markers of `readme`; return whether the file changed."""
+    readme = Path(readme)
+    if not readme.is_file():
+        raise FileNotFoundError(f"README not found: {readme}")
+    original = readme.read_text(encoding="utf-8")
+    text = original
+    if append_if_missing and START_MARKER not in text and END_MARKER not in text:
+        text = append_scores_section(text)
+    updated = replace_between_markers(text, block)
+    if updated != original:
+        readme.write_text(updated, encoding="utf-8")
+    return updated != original
+
+
+app = typer.Typer(add_completion=False)
+
+
+@app.command()
+def main(
+    metrics_dir: Annotated[Path, typer.Option("--metrics-dir", help="Folder of metrics JSON")
+                           ] = Path("metrics"),
+    readme: Annotated[Path, typer.Option("--readme", help="README to update")] = Path("README.md"),
+    details: Annotated[Path | None, typer.Option(
+        "--details", help="Page for the table of every metrics file, e.g. docs/results.md")
+                       ] = None,
+    append_if_missing: Annotated[bool, typer.Option(
+        "--append-if-missing/--no-append",
+        help="Append a '## Scores' section with the markers if the README has none")] = True,
+) -> None:
+    """Regenerate the scores table in README from the metrics files."""
+    try:
+        block, skipped = build_block(metrics_dir)
+        pages = {readme: results_table(metrics_dir) if details is not None else block}
+        if details is not None:
+            if not details.is_file():
+                details.parent.mkdir(parents=True, exist_ok=True)
+                details.write_text("# Results\n", encoding="utf-8")
+            pages[details] = block
+        changed = {page: update_readme(page, text, append_if_missing)
+                   for page, text in pages.items()}
+    except (FileNotFoundError, ValueError) as err:
+        typer.echo(f"Error: {err}", err=True)
+        raise typer.Exit(code=1) from err
+    for path in skipped:
+        print(f"Skipped {path}: not a metrics file from scripts.evaluation.evaluate",
+              file=sys.stderr)
+    for page, was_changed in changed.items():
+        typer.echo(f"{page}: {'updated' if was_changed else 'already up to date'}")
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,167 @@
+"""Assemble the shippable pipeline of every language: NER + rules + Presidio + anonymizer.
+
+`training/<lang>/model-best` (tok2vec + ner) becomes `training/<lang>/pipeline` with
+`deid_language_check` first (a warning when a text is clearly in another language),
+`deid_entity_bounds` (entities cut at paragraph breaks), `deid_name_cues` (names next to
+cue words), `deid_name_forms` (known first names, names with an initial) and
+`deid_id_cues` (ward, room and clinic codes next to cue words), all three learned from
+`SPLITS_DIR/<lang>/train.spacy` and `dev.spacy` (the dev letters only pick the NER's
+checkpoint; the rules have none to pick, and learn more from more letters),
+`deid_mention_propagation` (further mentions of detected names, places and IDs),
+`deid_presidio_patterns` (merged into `doc.ents` under its merge policy) and
+`deid_anonymizer` added, and the meta name `deid_<lang>`, so `spacy package` names it
+`xx_deid_<lang>`.
+
+With `--multilingual-model training/xx/model-best` (as `spacy project run assemble` does),
+the NER trained on every language's documents runs after the language's own as
+`ner_multilingual` and fills the gaps it left: the recall-first pipelines that ship. Only
+its NER and tok2vec are taken; the tokenizer stays the language's own. Without it
+(`spacy project run single`, written to `--output-dir`), each language's NER runs alone,
+for comparison.
+
+With `--ner-model training_trf/xx/model-best --suffix _trf` (`spacy project run
+assemble-trf`), that one trained pipeline (the multilingual transformer and its NER) is the
+only NER of every language, with the language's tokenizer and the same rule components,
+patterns and anonymizer; the meta name is `deid_<lang>_trf`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+
+import srsly
+import typer
+from spacy import util
+from spacy.language import Language
+from thinc.api import Config
+
+import spacy_deid
+from spacy_deid.lang import parse_language_codes
+
+
+def rule_learning_paths(splits_dir: Path, lang: str) -> list[Path]:
+    """The splits the rule components learn from: train, and dev where there is one."""
+    dev = splits_dir / lang / "dev.spacy"
+    return [splits_dir / lang / "train.spacy", *([dev] if dev.exists() else [])]
+
+
+def fingerprint(directory: Path, suffixes: tuple[str, ...] | None = None) -> str:
+    """SHA-256 over every file of `directory` (paths and bytes; only those ending in one of
+    `suffixes` when given), so that steps which depend on `assembled.json` rerun whenever
+    an assembled pipeline or the runtime code changes."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in directory.rglob("*") if p.is_file()):
+        if suffixes is not None and not path.name.endswith(suffixes):
+            continue
+        digest.update(path.relative_to(directory).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def runtime_fingerprint() -> str:
+    """The fingerprint of the installed `spacy_deid` sources and resources: the code that
+    runs inside every assembled pipeline."""
+    return fingerprint(Path(spacy_deid.__file__).parent, (".py", ".json", ".yaml"))
+
+
+PIPELINE_CONFIG = Path(__file__).resolve().parents[2] / "configs" / "pipeline.cfg"
+# Components whose output a trained NER may listen to (CPU and transformer configs).
+EMBEDDERS: tuple[str, ...] = ("tok2vec", "transformer")
+
+
+def trained_components(model_dir: Path) -> list[str]:
+    """The components of a trained pipeline, from its config (without loading it)."""
+    return list(util.load_config(model_dir / "config.cfg", interpolate=False)["nlp"]["pipeline"])
+
+
+def pipeline_config(model_dir: Path, lang: str, gold_paths: Sequence[Path],
+                    multilingual_model: Path | None = None,
+                    config_path: Path = PIPELINE_CONFIG) -> Config:
+    """`configs/pipeline.cfg` for one language: the trained pipeline's own components
+    (tok2vec and ner, or transformer and ner) sourced in place of the config's, the
+    multilingual NER with its own copy of its encoder, or none, the tokenizer of `lang`,
+    and the gold documents the rule components learn from."""
+    config = util.load_config(config_path, interpolate=False)
+    config["nlp"]["tokenizer"]["lang"] = lang
+    config["paths"]["ner"] = str(model_dir)
+    config["paths"]["ner_multilingual"] = str(multilingual_model) if multilingual_model else None
+    config["paths"]["train"] = str(gold_paths[0])
+    config["paths"]["dev"] = str(gold_paths[1]) if len(gold_paths) > 1 else None
+    deid = [name for name in config["nlp"]["pipeline"] if name.startswith("deid_")]
+    for name in config["nlp"]["pipeline"]:
+        if name not in deid:
+            del config["components"][name]
+    sourced = trained_components(model_dir)
+    for name in sourced:
+        config["components"][name] = {"source": "${paths.ner}"}
+    if multilingual_model is not None:
+        second = {"source": "${paths.ner_multilingual}", "component": "ner"}
+        if set(EMBEDDERS) & set(trained_components(multilingual_model)):
+            second["replace_listeners"] = ["model.tok2vec"]
+        config["components"]["ner_multilingual"] = second
+        sourced.insert(sourced.index("ner") + 1, "ner_multilingual")
+    # deid components listed before the NER in the config (the language check) stay first
+    leading = deid[:next((i for i, name in enumerate(config["nlp"]["pipeline"])
+                          if name not in deid), len(deid))]
+    config["nlp"]["pipeline"] = [*leading, *sourced, *[n for n in deid if n not in leading]]
+    return config
+
+
+def assemble_pipeline(model_dir: Path, lang: str, gold_paths: Sequence[Path],
+                      multilingual_model: Path | None = None, suffix: str = "") -> Language:
+    """The pipeline of `pipeline_config`, built as `spacy assemble` builds it: the sourced
+    components as trained, the rule components initialized from the gold documents; meta
+    name `deid_<lang><suffix>`."""
+    config = pipeline_config(model_dir, lang, gold_paths, multilingual_model)
+    nlp = util.load_model_from_config(config, auto_fill=True)
+    sourced = util.get_sourced_components(config.interpolate())
+    with nlp.select_pipes(disable=[*sourced]):
+        nlp.initialize()
+    nlp.meta["name"] = f"deid_{lang}{suffix}"
+    return nlp
+
+
+def main(
+    training_dir: Path = typer.Argument(..., help="Folder with <lang>/model-best"),
+    splits_dir: Path = typer.Argument(..., help="Folder with <lang>/train.spacy"),
+    langs: str = typer.Option(..., help="Space- or comma-separated language codes"),
+    multilingual_model: Path | None = typer.Option(
+        None, help="The multilingual NER pipeline (e.g. training/xx/model-best), run second"),
+    output_dir: Path | None = typer.Option(None, help="Where <lang>/pipeline goes "
+                                                      "(default: TRAINING_DIR)"),
+    ner_model: Path | None = typer.Option(
+        None, help="One trained pipeline used as the only NER of every language (e.g. "
+                   "training_trf/xx/model-best) instead of TRAINING_DIR/<lang>/model-best"),
+    suffix: str = typer.Option("", help="Appended to the meta name deid_<lang>, e.g. _trf"),
+) -> None:
+    """Write `<lang>/pipeline` for every language and a summary `assembled.json`."""
+    output_dir = output_dir or training_dir
+    if multilingual_model is not None and not multilingual_model.exists():
+        raise typer.BadParameter(f"no multilingual pipeline at {multilingual_model}; run the "
+                                 f"train step with the xx model")
+    if ner_model is not None and not ner_model.exists():
+        raise typer.BadParameter(f"no trained pipeline at {ner_model}; run the train step")
+    summary = {}
+    for lang in parse_language_codes(langs):
+        model_dir = ner_model or training_dir / lang / "model-best"
+        if not model_dir.exists():
+            raise typer.BadParameter(f"no trained pipeline at {model_dir}; run the train step")
+        gold_paths = rule_learning_paths(splits_dir, lang)
+        if not gold_paths[0].exists():
+            raise typer.BadParameter(f"no training split at {gold_paths[0]}; run the split step")
+        nlp = assemble_pipeline(model_dir, lang, gold_paths, multilingual_model, suffix)
+        (output_dir / lang).mkdir(parents=True, exist_ok=True)
+        nlp.to_disk(output_dir / lang / "pipeline")
+        summary[lang] = {"pipeline": str(output_dir / lang / "pipeline"), "ner": str(model_dir),
+                         "components": nlp.pipe_names,
+                         "sha256": fingerprint(output_dir / lang / "pipeline")}
+        typer.echo(f"{lang}: {' -> '.join(nlp.pipe_names)}")
+    output_dir.mkdir(parents=True, exist_ok=True)
+    srsly.write_json(output_dir / "assembled.json",
+                     {"runtime_sha256": runtime_fingerprint(), "pipelines": summary})
+
+
+if __name__ == "__main__":
+    typer.run(main)

@@ -1,0 +1,143 @@
+"""Document-level k-fold cross-validation for one language (GraSCCo_PHI's published setting).
+
+For each fold: split (fold k is test, the next fold dev, the rest train; the same documents
+in every language), train, assemble, evaluate; then aggregate mean ± sd over the folds.
+
+With `--training-letters-only`, the folds are cut from the training letters of the document
+split instead (letter i in fold i mod k; the held-out fold is the test set, the document
+split's dev set picks the checkpoint), so that no test letter is seen: a place to find and
+count leaks while designing rules, written with the suffix `_trainfolds`. With `--leakage`,
+each fold's leakage report is written too and the names and IDs leaked are summed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import srsly
+import typer
+from spacy.tokens import DocBin
+
+from scripts.corpus.split import check_fold, load_docs
+
+# File name suffix of the folds over the training letters only.
+TRAINING_FOLDS = "_trainfolds"
+
+
+def leakage_file(metrics_dir: Path, lang: str, suffix: str, fold: int) -> Path:
+    """Where the leakage report of one fold goes."""
+    return metrics_dir / f"leakage_{lang}{suffix}_fold{fold}.json"
+
+
+def run(*args: str) -> None:
+    """Run a workflow step in a subprocess, failing loudly."""
+    subprocess.run([sys.executable, *args], check=True)
+
+
+def write_training_folds(splits_dir: Path, lang: str, n_folds: int, fold: int,
+                         output_dir: Path) -> None:
+    """Write `output_dir/<lang>/{train,dev,test}.spacy` for one fold over the training
+    letters of the document split in `splits_dir`: letter i is in fold i mod `n_folds`, fold
+    `fold` is the test set, the others train; dev is the document split's own dev set."""
+    check_fold(n_folds, fold)
+    letters = load_docs(splits_dir / lang / "train.spacy")
+    if len(letters) < n_folds:
+        raise typer.BadParameter(f"{lang}: {len(letters)} training letters cannot make "
+                                 f"{n_folds} folds")
+    folds = {"train": [doc for i, doc in enumerate(letters) if i % n_folds != fold],
+             "test": [doc for i, doc in enumerate(letters) if i % n_folds == fold],
+             "dev": load_docs(splits_dir / lang / "dev.spacy")}
+    (output_dir / lang).mkdir(parents=True, exist_ok=True)
+    for split, docs in folds.items():
+        DocBin(docs=docs, store_user_data=True).to_disk(output_dir / lang / f"{split}.spacy")
+
+
+def sum_leakage(reports: list[dict]) -> dict:
+    """The names and IDs (and all PHI spans) leaked over the folds' leakage reports."""
+    spans = sum(report["names_and_ids"]["spans"] for report in reports)
+    leaked = sum(report["names_and_ids"]["leaked"] for report in reports)
+    return {"folds": len(reports),
+            "names_and_ids": {"spans": spans, "leaked": leaked,
+                              "leak_rate": leaked / spans if spans else 0.0},
+            "spans": sum(report["spans"] for report in reports),
+            "leaked": sum(report["leaked"] for report in reports)}
+
+
+def run_fold(config: Path, lang: str, train_on: str, fold: int, n_folds: int, seed: int,
+             max_steps: int, work_dir: Path, metrics_dir: Path, training_letters_only: bool,
+             leakage: bool) -> Path:
+    """Split, train, assemble and evaluate one fold (and write its leakage report when
+    `leakage`); return its metrics file."""
+    splits = work_dir / f"fold{fold}" / "splits"
+    models = work_dir / f"fold{fold}" / "models"
+    suffix = TRAINING_FOLDS if training_letters_only else ""
+    if training_letters_only:
+        write_training_folds(Path("corpus/splits"), lang, n_folds, fold, splits)
+    else:
+        run("-m", "scripts.corpus.split", "corpus/docbin", str(splits), "--mode", "kfold",
+            "--n-folds", str(n_folds), "--fold", str(fold), "--seed", str(seed))
+    run("-m", "scripts.training.train", str(config), str(splits), str(models), "--langs", train_on,
+        "--jobs", "1", "--times-file", str(work_dir / f"fold{fold}" / "train_time.json"),
+        f"--override=--training.max_steps={max_steps}")
+    if train_on != lang:
+        run("-m", "scripts.corpus.retokenize", str(models / train_on / "model-best"), str(models),
+            "--langs", lang)
+    run("-m", "scripts.pipelines.assemble", str(models), str(splits), "--langs", lang)
+    output = metrics_dir / f"{lang}{suffix}_fold{fold}.json"
+    run("scripts/evaluation/evaluate.py", "evaluate", str(models / lang / "pipeline"),
+        str(splits / lang / "test.spacy"), "--lang", lang, "--output", str(output),
+        "--train", str(splits / lang / "train.spacy"), "--name", f"{n_folds}-fold{suffix}-{fold}")
+    if leakage:
+        run("scripts/evaluation/leakage.py", "pipeline", str(models / lang / "pipeline"),
+            str(splits / lang / "test.spacy"), "--lang", lang, "--output",
+            str(leakage_file(metrics_dir, lang, suffix, fold)))
+    return output
+
+
+def main(
+    config: Path = typer.Argument(..., help="Training config, e.g. configs/cpu.cfg"),
+    lang: str = typer.Option("de", help="Language to cross-validate"),
+    train_lang: str = typer.Option("", help="Train on this split folder instead (e.g. xx)"),
+    n_folds: int = typer.Option(5, help="Number of folds"),
+    seed: int = typer.Option(0, help="Random seed of the fold assignment"),
+    max_steps: int = typer.Option(2000, help="Training steps per fold"),
+    jobs: int = typer.Option(2, help="Folds run side by side"),
+    work_dir: Path = typer.Option(Path("training/cv"), help="Where folds are written"),
+    metrics_dir: Path = typer.Option(Path("metrics"), help="Where metrics are written"),
+    training_letters_only: bool = typer.Option(
+        False, help="Folds over the document split's training letters only (no test letter)"),
+    leakage: bool = typer.Option(False, help="Also write each fold's leakage report and "
+                                 "the sum over the folds"),
+) -> None:
+    """Train and score one model per fold, `jobs` at a time, and write `<lang>_cv.json`
+    (`<lang>_trainfolds.json` over the training letters only)."""
+    train_on = train_lang or lang
+    if training_letters_only and train_on != lang:
+        raise typer.BadParameter("--training-letters-only trains the language's own model; "
+                                 "leave out --train-lang")
+    suffix = TRAINING_FOLDS if training_letters_only else ""
+    summary = suffix or "_cv"
+
+    def fold_job(fold: int) -> Path:
+        typer.echo(f"fold {fold + 1}/{n_folds} started", err=True)
+        output = run_fold(config, lang, train_on, fold, n_folds, seed, max_steps, work_dir,
+                          metrics_dir, training_letters_only, leakage)
+        typer.echo(f"fold {fold + 1}/{n_folds} done: {output}", err=True)
+        return output
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        fold_files = [str(path) for path in pool.map(fold_job, range(n_folds))]
+    run("scripts/evaluation/evaluate.py", "aggregate", *fold_files, "--output",
+        str(metrics_dir / f"{lang}{summary}.json"))
+    if leakage:
+        reports = [srsly.read_json(leakage_file(metrics_dir, lang, suffix, fold))
+                   for fold in range(n_folds)]
+        srsly.write_json(metrics_dir / f"leakage_{lang}{summary}.json",
+                         {"lang": lang, **sum_leakage(reports)})
+
+
+if __name__ == "__main__":
+    typer.run(main)

@@ -1,0 +1,151 @@
+"""Tests for scripts/evaluation/readme_table.py: formatting, the marker replacement that
+leaves the rest of the README alone, and the CLI on a temporary README and metrics folder."""
+
+from __future__ import annotations
+
+import pytest
+import srsly
+from typer.testing import CliRunner
+
+from scripts.evaluation.evaluate import CharSpan, aggregate_metrics, evaluate_spans
+from scripts.evaluation.readme_table import (
+    END_MARKER,
+    START_MARKER,
+    app,
+    build_block,
+    format_score,
+    replace_between_markers,
+    update_readme,
+)
+from tests.cli_output import plain_output
+
+GOLD = [[CharSpan(0, 5, "DATE"), CharSpan(6, 9, "ID")]]
+PRED = [[CharSpan(0, 5, "DATE")]]
+
+
+def _metrics(lang: str, name: str) -> dict:
+    return {"lang": lang, "name": name, "n_docs": 1,
+            "command": f"python scripts/evaluation/evaluate.py {lang}",
+            "created": "2026-01-01T00:00:00+00:00", "label_sets": evaluate_spans(GOLD, PRED)}
+
+
+@pytest.fixture()
+def metrics_dir(tmp_path):
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    srsly.write_json(folder / "en.json", _metrics("en", "doc-split"))
+    srsly.write_json(folder / "de.json", _metrics("de", "doc-split"))
+    runs = [_metrics("de", "fold"), _metrics("de", "fold")]
+    srsly.write_json(folder / "de_cv.json", {
+        "aggregate": True, "lang": "de", "name": None, "n_runs": 2, "n_docs": 2,
+        "command": "python scripts/evaluation/evaluate.py aggregate", "created": "2026-01-02",
+        "label_sets": aggregate_metrics(runs)})
+    srsly.write_json(folder / "throughput.json", {"pipelines": {"de": {
+        "name": "de", "tokens_per_second": 12345.6, "n_tokens": 100, "cpu": "Test CPU",
+        "command": "python scripts/benchmarks/benchmark.py x y"}}})
+    srsly.write_json(folder / "timing.json", {"de": 12.0})
+    return folder
+
+
+def test_format_score_handles_plain_mean_sd_and_missing_values():
+    assert format_score(0.88549) == "0.885"
+    assert format_score({"mean": 0.885, "sd": 0.0221}) == "0.885 ± 0.022"
+    assert format_score(None) == "–"
+
+
+def test_block_has_rows_in_language_order_with_scores_commands_and_throughput(metrics_dir):
+    block, skipped = build_block(metrics_dir)
+    rows = [line for line in block.splitlines() if line.startswith("| d") or line.startswith("| e")]
+    assert [row.split(" | ")[0] for row in rows[:3]] == ["| de", "| de", "| en"]
+    de_row = next(row for row in rows if "metrics/de.json" in row)
+    # strict: P 1/1, R 1/2, F1 2/3; MultiGraSCCo de 0.955 beside it
+    cells = [cell.strip() for cell in de_row.strip("|").split("|")]
+    assert cells[3:6] == ["1.000", "0.500", "0.667"]
+    assert "0.955" in cells
+    cv_row = next(row for row in rows if "de_cv.json" in row)
+    assert "2-fold CV" in cv_row and "0.667 ± 0.000" in cv_row
+    assert "`python scripts/evaluation/evaluate.py aggregate`" in block
+    assert "12,346" in block and "Test CPU" in block
+    assert skipped == [(metrics_dir / "timing.json").as_posix()]
+
+
+def test_replace_between_markers_leaves_the_rest_untouched():
+    text = (f"# Title\n\nIntro.\n\n## Scores\n\n{START_MARKER}\nold table\n"
+            f"{END_MARKER}\n\n## After\n")
+    updated = replace_between_markers(text, "new table")
+    assert updated == (f"# Title\n\nIntro.\n\n## Scores\n\n{START_MARKER}\nnew table\n"
+                       f"{END_MARKER}\n\n## After\n")
+    assert replace_between_markers(updated, "new table") == updated
+
+
+@pytest.mark.parametrize("text", [
+    "no markers at all",
+    f"{END_MARKER}\n{START_MARKER}",
+    f"{START_MARKER}\n{START_MARKER}\n{END_MARKER}",
+])
+def test_replace_between_markers_rejects_missing_or_broken_markers(text):
+    with pytest.raises(ValueError, match="scores:"):
+        replace_between_markers(text, "table")
+
+
+def test_update_readme_appends_a_section_only_when_asked(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("# Project\n\nText.\n", encoding="utf-8")
+    with pytest.raises(ValueError):
+        update_readme(readme, "table", append_if_missing=False)
+    assert readme.read_text(encoding="utf-8") == "# Project\n\nText.\n"
+    assert update_readme(readme, "table") is True
+    assert readme.read_text(encoding="utf-8") == (
+        f"# Project\n\nText.\n\n## Scores\n\n{START_MARKER}\ntable\n{END_MARKER}\n")
+    assert update_readme(readme, "table") is False
+
+
+def test_cli_writes_the_table_into_a_temporary_readme(tmp_path, metrics_dir):
+    readme = tmp_path / "README.md"
+    before, after = "# spacy-deid\n\nUsage text.\n\n## Scores\n\n", "\n\n## License\n\nMIT\n"
+    readme.write_text(f"{before}{START_MARKER}\n{END_MARKER}{after}", encoding="utf-8")
+    result = CliRunner().invoke(app, ["--metrics-dir", str(metrics_dir), "--readme", str(readme)])
+    assert result.exit_code == 0, result.output
+    text = readme.read_text(encoding="utf-8")
+    assert text.startswith(before + START_MARKER) and text.endswith(END_MARKER + after)
+    assert "| lang | setting |" in text
+    assert "metrics/de.json" in text
+
+
+def test_cli_reports_a_missing_readme(tmp_path, metrics_dir):
+    result = CliRunner().invoke(app, ["--metrics-dir", str(metrics_dir),
+                                      "--readme", str(tmp_path / "nope.md")])
+    assert result.exit_code == 1
+    assert "README not found" in plain_output(result)
+
+
+def test_a_label_set_without_entities_shows_a_dash_not_zero():
+    from scripts.evaluation.readme_table import table_row
+
+    row = table_row(_metrics("de", "doc-split"), "metrics/de.json")
+    # one DATE and one ID in the gold data: both rare, so the reduced set is empty
+    assert row[9] == "–" and row[10] == "–"
+    assert row[5] == "0.667"
+
+
+def test_results_table_puts_letters_and_other_genres_side_by_side(tmp_path):
+    from scripts.evaluation.readme_table import results_table
+
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    caught = {"names": {"spans": 4, "caught": 3, "overlapped": 4, "caught_rate": 0.75},
+              "ids": {"spans": 2, "caught": 2, "overlapped": 2, "caught_rate": 1.0}}
+    srsly.write_json(folder / "pl.json", {
+        **_metrics("pl", "doc-split"), "source": "letters",
+        "sources": {"letters": {"caught": caught, "strict_micro": {"f1": 0.5}},
+                    "synthetic": {"caught": caught, "strict_micro": {"f1": 0.625}}}})
+    names_and_ids = {"spans": 20, "leaked": 1, "leak_rate": 0.05}
+    srsly.write_json(folder / "leakage_pl.json", {
+        "names_and_ids": names_and_ids, "source": "letters",
+        "sources": {"synthetic": {"names_and_ids": {**names_and_ids, "leaked": 0,
+                                                    "leak_rate": 0.0}}}})
+    row = next(line for line in results_table(folder).splitlines() if line.startswith("| pl"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[4:] == ["1 / 20 (5.0%)", "0.625", "0.750 (3 / 4)", "1.000 (2 / 2)",
+                         "0 / 20 (0.0%)"]
+    assert results_table(tmp_path / "empty").startswith("_No metrics yet")

@@ -1,0 +1,64 @@
+"""scripts/training/cross_validate.py: folds over the training letters only; leakage summed over folds."""
+
+import pytest
+import spacy
+import typer
+from spacy.tokens import DocBin
+
+from scripts.training.cross_validate import sum_leakage, write_training_folds
+from scripts.corpus.split import load_docs
+
+
+def write_letters(path, texts):
+    nlp = spacy.blank("de")
+    docs = []
+    for text in texts:
+        doc = nlp(text)
+        doc.user_data["doc_id"] = text.split()[0]
+        docs.append(doc)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    DocBin(docs=docs, store_user_data=True).to_disk(path)
+
+
+@pytest.fixture
+def splits(tmp_path):
+    write_letters(tmp_path / "splits" / "de" / "train.spacy",
+                  [f"brief{i} Text." for i in range(5)])
+    write_letters(tmp_path / "splits" / "de" / "dev.spacy", ["entwicklung Text."])
+    write_letters(tmp_path / "splits" / "de" / "test.spacy", ["pruefung Text."])
+    return tmp_path / "splits"
+
+
+def letter_ids(path):
+    return [doc.user_data["doc_id"] for doc in load_docs(path)]
+
+
+def test_a_fold_holds_out_every_kth_training_letter_and_keeps_the_dev_split(splits, tmp_path):
+    write_training_folds(splits, "de", 3, 1, tmp_path / "fold1")
+    assert letter_ids(tmp_path / "fold1" / "de" / "test.spacy") == ["brief1", "brief4"]
+    assert letter_ids(tmp_path / "fold1" / "de" / "train.spacy") == ["brief0", "brief2",
+                                                                       "brief3"]
+    assert letter_ids(tmp_path / "fold1" / "de" / "dev.spacy") == ["entwicklung"]
+
+
+def test_no_test_letter_of_the_document_split_is_used(splits, tmp_path):
+    for fold in range(3):
+        write_training_folds(splits, "de", 3, fold, tmp_path / f"fold{fold}")
+        used = {name for split in ("train", "dev", "test")
+                for name in letter_ids(tmp_path / f"fold{fold}" / "de" / f"{split}.spacy")}
+        assert "pruefung" not in used
+
+
+def test_bad_folds_are_refused(splits, tmp_path):
+    with pytest.raises(typer.BadParameter, match="--fold"):
+        write_training_folds(splits, "de", 3, 3, tmp_path / "out")
+    with pytest.raises(typer.BadParameter, match="5 training letters"):
+        write_training_folds(splits, "de", 6, 0, tmp_path / "out")
+
+
+def test_leakage_is_summed_over_the_folds():
+    reports = [{"spans": 100, "leaked": 7, "names_and_ids": {"spans": 30, "leaked": 2}},
+               {"spans": 80, "leaked": 3, "names_and_ids": {"spans": 10, "leaked": 0}}]
+    assert sum_leakage(reports) == {
+        "folds": 2, "spans": 180, "leaked": 10,
+        "names_and_ids": {"spans": 40, "leaked": 2, "leak_rate": 0.05}}
