@@ -33,7 +33,6 @@ import platform  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from datetime import datetime, timezone  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Annotated, Any  # noqa: E402
 
@@ -160,7 +159,7 @@ def scaling_run(model: Path, data: Path, start_chars: int = DEFAULT_START_CHARS,
     """Measure every size (see `sizes`) in its own process; stop before a size that the
     last rate predicts to take longer than `max_seconds`, or after a failed size."""
     from scripts.benchmarks.benchmark import cpu_model
-    from scripts.evaluation.evaluate import command_line, package_versions
+    from scripts.evaluation.evaluate import command_line, package_versions, timestamp
     from spacy_deid.chunking import DEFAULT_CONTEXT_CHARS
     from spacy_deid.chunking import DEFAULT_MAX_CHARS as CHUNK_CHARS
 
@@ -207,7 +206,7 @@ def scaling_run(model: Path, data: Path, start_chars: int = DEFAULT_START_CHARS,
         "python": platform.python_version(),
         "versions": package_versions(),
         "command": command_line(),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": timestamp(),
     }
 
 

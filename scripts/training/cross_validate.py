@@ -32,9 +32,10 @@ def leakage_file(metrics_dir: Path, lang: str, suffix: str, fold: int) -> Path:
     return metrics_dir / f"leakage_{lang}{suffix}_fold{fold}.json"
 
 
-def run(*args: str) -> None:
-    """Run a workflow step in a subprocess, failing loudly."""
-    subprocess.run([sys.executable, *args], check=True)
+def run(module: str, *args: str) -> None:
+    """Run a workflow step's module (`scripts.evaluation.evaluate`) in a subprocess, failing
+    loudly."""
+    subprocess.run([sys.executable, "-m", module, *args], check=True)
 
 
 def write_training_folds(splits_dir: Path, lang: str, n_folds: int, fold: int,
@@ -77,21 +78,21 @@ def run_fold(config: Path, lang: str, train_on: str, fold: int, n_folds: int, se
     if training_letters_only:
         write_training_folds(Path("corpus/splits"), lang, n_folds, fold, splits)
     else:
-        run("-m", "scripts.corpus.split", "corpus/docbin", str(splits), "--mode", "kfold",
+        run("scripts.corpus.split", "corpus/docbin", str(splits), "--mode", "kfold",
             "--n-folds", str(n_folds), "--fold", str(fold), "--seed", str(seed))
-    run("-m", "scripts.training.train", str(config), str(splits), str(models), "--langs", train_on,
+    run("scripts.training.train", str(config), str(splits), str(models), "--langs", train_on,
         "--jobs", "1", "--times-file", str(work_dir / f"fold{fold}" / "train_time.json"),
         f"--override=--training.max_steps={max_steps}")
     if train_on != lang:
-        run("-m", "scripts.corpus.retokenize", str(models / train_on / "model-best"), str(models),
+        run("scripts.corpus.retokenize", str(models / train_on / "model-best"), str(models),
             "--langs", lang)
-    run("-m", "scripts.pipelines.assemble", str(models), str(splits), "--langs", lang)
+    run("scripts.pipelines.assemble", str(models), str(splits), "--langs", lang)
     output = metrics_dir / f"{lang}{suffix}_fold{fold}.json"
-    run("scripts/evaluation/evaluate.py", "evaluate", str(models / lang / "pipeline"),
+    run("scripts.evaluation.evaluate", "evaluate", str(models / lang / "pipeline"),
         str(splits / lang / "test.spacy"), "--lang", lang, "--output", str(output),
         "--train", str(splits / lang / "train.spacy"), "--name", f"{n_folds}-fold{suffix}-{fold}")
     if leakage:
-        run("scripts/evaluation/leakage.py", "pipeline", str(models / lang / "pipeline"),
+        run("scripts.evaluation.leakage", "pipeline", str(models / lang / "pipeline"),
             str(splits / lang / "test.spacy"), "--lang", lang, "--output",
             str(leakage_file(metrics_dir, lang, suffix, fold)))
     return output
@@ -130,7 +131,7 @@ def main(
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         fold_files = [str(path) for path in pool.map(fold_job, range(n_folds))]
-    run("scripts/evaluation/evaluate.py", "aggregate", *fold_files, "--output",
+    run("scripts.evaluation.evaluate", "aggregate", *fold_files, "--output",
         str(metrics_dir / f"{lang}{summary}.json"))
     if leakage:
         reports = [srsly.read_json(leakage_file(metrics_dir, lang, suffix, fold))

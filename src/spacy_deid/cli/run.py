@@ -356,7 +356,10 @@ def _process(units: list[Unit], nlp, anonymizer, options: Options, manifest: Man
     """The loop: records -> outcomes (in order) -> outputs, unit by unit."""
     queue: deque[OpenedUnit] = deque()
     records = _records(units, options.settings, queue)
-    key_for = lambda record: options.key.for_patient(record.patient)  # noqa: E731
+
+    def key_for(record):
+        return options.key.for_patient(record.patient)
+
     if n_process == 1:
         outcomes = annotate(nlp, records, key_for, batch_size=batch_size, max_chars=max_chars,
                             context_chars=context_chars)
