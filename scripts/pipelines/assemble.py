@@ -4,9 +4,10 @@
 `deid_language_check` first (a warning when a text is clearly in another language),
 `deid_entity_bounds` (entities cut at paragraph breaks), `deid_name_cues` (names next to
 cue words), `deid_name_forms` (known first names, names with an initial) and
-`deid_id_cues` (ward, room and clinic codes next to cue words), all three learned from
-`SPLITS_DIR/<lang>/train.spacy` and `dev.spacy` (the dev letters only pick the NER's
-checkpoint; the rules have none to pick, and learn more from more letters),
+`deid_id_cues` (ward, room, record and lot codes next to cue words), all three learned from
+`SPLITS_DIR/<lang>/train.spacy` and `dev.spacy` (the dev documents only pick the NER's
+checkpoint; the rules have none to pick, and learn more from more documents), the ID cues
+from every language's (`SPLITS_DIR/xx`),
 `deid_mention_propagation` (further mentions of detected names, places and IDs),
 `deid_presidio_patterns` (merged into `doc.ents` under its merge policy) and
 `deid_anonymizer` added, and the meta name `deid_<lang>`, so `spacy package` names it
@@ -39,12 +40,20 @@ from thinc.api import Config
 
 import spacy_deid
 from spacy_deid.lang import parse_language_codes
+from spacy_deid.lang.tokenizer import MULTILINGUAL
 
 
 def rule_learning_paths(splits_dir: Path, lang: str) -> list[Path]:
     """The splits the rule components learn from: train, and dev where there is one."""
     dev = splits_dir / lang / "dev.spacy"
     return [splits_dir / lang / "train.spacy", *([dev] if dev.exists() else [])]
+
+
+def id_cue_learning_paths(splits_dir: Path, lang: str) -> list[Path]:
+    """The splits `deid_id_cues` learns from: every language's (`<splits>/xx`), as the words
+    before a code are shared across languages, where they exist; else the language's own."""
+    every_language = rule_learning_paths(splits_dir, MULTILINGUAL)
+    return every_language if every_language[0].exists() else rule_learning_paths(splits_dir, lang)
 
 
 def fingerprint(directory: Path, suffixes: tuple[str, ...] | None = None) -> str:
@@ -78,17 +87,22 @@ def trained_components(model_dir: Path) -> list[str]:
 
 def pipeline_config(model_dir: Path, lang: str, gold_paths: Sequence[Path],
                     multilingual_model: Path | None = None,
-                    config_path: Path = PIPELINE_CONFIG) -> Config:
+                    config_path: Path = PIPELINE_CONFIG,
+                    id_gold_paths: Sequence[Path] = ()) -> Config:
     """`configs/pipeline.cfg` for one language: the trained pipeline's own components
     (tok2vec and ner, or transformer and ner) sourced in place of the config's, the
     multilingual NER with its own copy of its encoder, or none, the tokenizer of `lang`,
-    and the gold documents the rule components learn from."""
+    and the gold documents the rule components learn from (`id_gold_paths` those of
+    `deid_id_cues`, where other than `gold_paths`)."""
     config = util.load_config(config_path, interpolate=False)
     config["nlp"]["tokenizer"]["lang"] = lang
     config["paths"]["ner"] = str(model_dir)
     config["paths"]["ner_multilingual"] = str(multilingual_model) if multilingual_model else None
     config["paths"]["train"] = str(gold_paths[0])
     config["paths"]["dev"] = str(gold_paths[1]) if len(gold_paths) > 1 else None
+    id_gold_paths = id_gold_paths or gold_paths
+    config["paths"]["id_cues_train"] = str(id_gold_paths[0])
+    config["paths"]["id_cues_dev"] = str(id_gold_paths[1]) if len(id_gold_paths) > 1 else None
     deid = [name for name in config["nlp"]["pipeline"] if name.startswith("deid_")]
     for name in config["nlp"]["pipeline"]:
         if name not in deid:
@@ -110,11 +124,13 @@ def pipeline_config(model_dir: Path, lang: str, gold_paths: Sequence[Path],
 
 
 def assemble_pipeline(model_dir: Path, lang: str, gold_paths: Sequence[Path],
-                      multilingual_model: Path | None = None, suffix: str = "") -> Language:
+                      multilingual_model: Path | None = None, suffix: str = "",
+                      id_gold_paths: Sequence[Path] = ()) -> Language:
     """The pipeline of `pipeline_config`, built as `spacy assemble` builds it: the sourced
     components as trained, the rule components initialized from the gold documents; meta
     name `deid_<lang><suffix>`."""
-    config = pipeline_config(model_dir, lang, gold_paths, multilingual_model)
+    config = pipeline_config(model_dir, lang, gold_paths, multilingual_model,
+                             id_gold_paths=id_gold_paths)
     nlp = util.load_model_from_config(config, auto_fill=True)
     sourced = util.get_sourced_components(config.interpolate())
     with nlp.select_pipes(disable=[*sourced]):
@@ -151,7 +167,8 @@ def main(
         gold_paths = rule_learning_paths(splits_dir, lang)
         if not gold_paths[0].exists():
             raise typer.BadParameter(f"no training split at {gold_paths[0]}; run the split step")
-        nlp = assemble_pipeline(model_dir, lang, gold_paths, multilingual_model, suffix)
+        nlp = assemble_pipeline(model_dir, lang, gold_paths, multilingual_model, suffix,
+                                id_cue_learning_paths(splits_dir, lang))
         (output_dir / lang).mkdir(parents=True, exist_ok=True)
         nlp.to_disk(output_dir / lang / "pipeline")
         summary[lang] = {"pipeline": str(output_dir / lang / "pipeline"), "ner": str(model_dir),

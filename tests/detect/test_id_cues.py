@@ -3,6 +3,7 @@
 import pytest
 import spacy
 
+from spacy_deid.detect.id_cues import is_code
 from tests.annotated_docs import annotated, blank, initialized
 
 TRAINING = [
@@ -74,6 +75,53 @@ def test_codes_without_a_cue_and_words_next_to_a_cue_stay_as_they_are():
     nlp = trained()
     assert found(nlp, "Er nahm 5 mg am Montag, 2025 war gut.") == []
     assert found(nlp, "Station Nord ist voll.") == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("6A", True), ("III", True), ("MB-6620485", True), ("TK/2024/22817", True),
+    ("24B0913377", True), ("108433219", True), ("eAU-8FQ2-77XK-1190", True),
+    ("10/10", False), ("1234", True), ("Montag", False), ("Hb", False),
+    ("12.03.2024", False), ("ab-cd", False),
+])
+def test_code_shapes(text, expected):
+    assert is_code(text) is expected
+
+
+def test_long_codes_next_to_a_learned_cue_become_ids():
+    training = [("Patient MRN MB-6620485 seen.", [("MB-6620485", "ID")]),
+                ("Admitted, MRN 00483917, today.", [("00483917", "ID")]),
+                ("Dose 75 mcg daily.", [])]
+    nlp = initialized("deid_id_cues", "en", training, {})
+    assert found(nlp, "Transfer, MRN TOI-118563 to ward.") == [("TOI-118563", "ID")]
+    assert found(nlp, "Glucose 108433219 in the report.") == []
+
+
+def test_elided_articles_and_bare_symbols_are_no_cues():
+    training = [("N° d'examen 4470193 prévu.", [("4470193", "ID")]),
+                ("Dossier d'admission 2231574 ouvert.", [("2231574", "ID")]),
+                ("Ordonnance n° 7731904 remise.", [("7731904", "ID")]),
+                ("Le n° 7731905 suit.", [("7731905", "ID")])]
+    cues = initialized("deid_id_cues", "fr", training, {}).get_pipe("deid_id_cues")
+    assert "d'" not in cues.cues_before
+    assert "n°" in cues.cues_before
+
+
+def test_words_before_codes_are_learned_from_every_language_words_after_from_its_own():
+    nlp = blank("tr")
+    cues = nlp.add_pipe("deid_id_cues")
+    texts = [("Patient LOT A52-77104 implanted.", "en", "A52-77104"),
+             ("Implantat LOT K32M-6603 eingesetzt.", "de", "K32M-6603"),
+             ("Raum 3B numaralı heute.", "de", "3B"),
+             ("Saal 4C numaralı gestern.", "de", "4C")]
+    docs = []
+    for text, lang, code in texts:
+        doc = annotated(nlp, text, [(code, "ID")])
+        doc.user_data["lang"] = lang
+        docs.append(doc)
+    cues.learn(docs)
+    assert "lot" in cues.cues_before
+    # "numaralı" follows codes in German documents only: no cue for a Turkish pipeline
+    assert "numaralı" not in cues.cues_after
 
 
 def test_existing_entities_win():

@@ -1,4 +1,4 @@
-"""The `deid_id_cues` component: ward, room and clinic codes announced by the words around them.
+"""The `deid_id_cues` component: ward, room, record and lot codes announced by nearby words.
 
 Clinical letters name wards, rooms and clinics by short codes ("Station 6A", "Zimmer 316",
 "Klinik II", "oda: 316", "3B numaralı servis"). The annotation counts them as IDs, and
@@ -11,21 +11,29 @@ are IDs:
 
 A word becomes a cue where it stood next to a code-shaped ID in at least `min_documents`
 training documents and at least `min_ratio` of the code-shaped tokens next to it were IDs.
+The documents may be in several languages (`spacy project run assemble` gives it every
+language's training documents): the words before a code are field labels and abbreviations
+that languages share ("MRN", "LOT", "ID", "Nr.", "№"), so they are counted in all of them;
+the words after a code are suffixes and function words of one language (Turkish
+"numaralı"), so they are counted only in documents of the component's `lang` (a document's
+language is `doc.user_data["lang"]`, set by the corpus conversion).
 
 With `lang`, the language's words for a ward, room, bed, operating theatre, intensive care
-or clinic (`unit_words` in `resources/places.json`) are cues too, for codes with a letter
+or clinic (`unit_words` in its profile) are cues too, for codes with a letter
 ("Intensive Care Unit III", "اتاق عمل III", "oda B4"), and for bare numbers only as a
 field label, the word and a colon right before the code ("Zimmer: 316", "اتاق: ۳۱۶");
 otherwise a bare number after them is as often a dose or a count of days. Such a cue is
-often in one or two letters only, too few to learn it; where the training letters put it
-before two or more codes with a letter and under `min_ratio` of them were IDs, it is
-dropped. In the train and dev letters of all ten languages, 81 of 82 codes with a letter
-after such a word are IDs, and 30 of 30 codes after such a word and a colon.
+often in one or two documents only, too few to learn it; where the training documents put
+it before two or more codes with a letter and under `min_ratio` of them were IDs, it is
+dropped.
 At run time, every code-shaped word outside the existing entities with a cue next to it
-becomes an `ID` entity. Code-shaped: a Roman numeral of two or more letters ("II"), or up
+becomes an `ID` entity. Code-shaped: a Roman numeral of two or more letters ("II"), up
 to four digits in any script with at most two letters before or after them and an
-optional hyphen ("316", "6A", "B42", "O-14", "۳۱۶"); the word may be several tokens
-("6" "A"), written without space between them.
+optional hyphen ("316", "6A", "B42", "O-14", "۳۱۶"), or a longer code of letters and
+digits in parts joined by "-" or "/" ("MB-6620485", "TK/2024/22817"), the record, case,
+insurance, order and lot numbers of forms and reports; the word may be several tokens
+("6" "A"), written without space between them. A cue word is a word of two letters or
+more, or a number sign ("#", "№", "n°").
 """
 
 from __future__ import annotations
@@ -45,12 +53,20 @@ from spacy_deid.detect.tokens import field_label, next_word
 from spacy_deid.lang import pipeline_language, validate_language
 from spacy_deid.lang.profile import language_profile
 
-CODE = re.compile(r"^(?:[IVX]{2,5}|[^\W\d_]{0,2}-?\d{1,4}[^\W\d_]{0,2})$")
+SHORT_CODE = re.compile(r"^(?:[IVX]{2,5}|[^\W\d_]{0,2}-?\d{1,4}[^\W\d_]{0,2})$")
+LONG_CODE = re.compile(r"^[^\W_]+(?:[-/][^\W_]+)*$")
 
 
 def is_code(text: str) -> bool:
-    """A Roman numeral, or a short number with at most two letters around it."""
-    return CODE.match(text) is not None
+    """A Roman numeral, a short number with at most two letters around it, or a longer
+    code: letters and digits, in parts joined by "-" or "/", with a letter and a digit or
+    with five digits or more ("MB-6620485", "TK/2024/22817", "24B0913377", "108433219")."""
+    if SHORT_CODE.match(text):
+        return True
+    if LONG_CODE.match(text) is None:
+        return False
+    digits = sum(char.isdigit() for char in text)
+    return digits >= 5 or (digits > 0 and has_letter(text))
 
 
 def code_spans(doc: Doc, excluded: set[int]) -> Iterator[tuple[int, int]]:
@@ -93,16 +109,25 @@ def after_field_label(doc: Doc, start: int, words: set[str]) -> bool:
 
 def context_words(doc: Doc, start: int, end: int, window: int) -> tuple[list[str], str | None]:
     """The last `window` lower-cased words (no punctuation, whitespace or numbers) among the
-    `window + 1` tokens before token `start`, and the first token after the code, past
-    whitespace, when it is a word of letters."""
+    `window + 1` tokens before token `start`, and the first token after the code on the
+    same line, past spaces, when it is a word of letters."""
     before = [token.lower_ for token in doc[max(0, start - window - 1) : start] if is_word(token)]
-    after = next((token for token in doc[end : end + 2] if not token.is_space), None)
+    after = next((token for token in doc[end : end + 2]
+                  if not token.is_space or "\n" in token.text), None)
     return before[-window:], after.lower_ if after is not None and after.is_alpha else None
 
 
+NUMBER_SIGNS = frozenset({"#", "№", "n°", "nº"})
+
+
 def is_word(token: Token) -> bool:
-    """A token that can be a cue word: not whitespace, punctuation or a number."""
-    return not (token.is_space or token.is_punct or token.like_num)
+    """A token that can be a cue word: a number sign ("#", "№"), or two characters or more
+    with a letter, not a number and not an elided article ("d'", "l'")."""
+    text = token.lower_
+    if text in NUMBER_SIGNS:
+        return True
+    return (len(text) >= 2 and any(char.isalpha() for char in text) and not token.like_num
+            and not text.endswith(("'", "\u2019")))
 
 
 class IdCues(LearnedData):
@@ -145,10 +170,11 @@ class IdCues(LearnedData):
         for number, doc in enumerate(docs):
             ids = {i for ent in doc.ents if ent.label_ == "ID" for i in range(ent.start, ent.end)}
             others = entity_tokens(doc) - ids
+            own_language = self.lang is None or doc.user_data.get("lang", self.lang) == self.lang
             for start, end in code_spans(doc, others):
                 before, after = context_words(doc, start, end, self.window)
                 keys = {("before", word) for word in before}
-                keys |= {("after", after)} if after is not None else set()
+                keys |= {("after", after)} if after is not None and own_language else set()
                 is_id = ids.issuperset(range(start, end))
                 near.update(keys)
                 if is_id:

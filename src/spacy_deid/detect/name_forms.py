@@ -12,8 +12,8 @@ and are still plain to see, so a statistical model that misses them leaks them:
   so one of their names counts only in title case, in a script with case, and with a
   surname after it ("Burcu Tandoğan"), or, in a script without case, as a signature: at
   the start of a line, with one name-like word after it and then the line's end, a comma
-  or "(" ("داریوش نوروزی (پزشک بخش)"; 12 of 12 such lines in the train and dev letters of
-  tr, ar and fa are person names);
+  or "(" ("داریوش نوروزی (پزشک بخش)"; in the training letters of tr, ar and fa such
+  lines are person names);
 * a name with an initial after it, as in signature columns ("Hendlbein H. MBA",
   "Бринзей Б.", "الصواف ب."): up to `max_tokens` - 1 name-like words before a
   one-letter abbreviation. Where a model has already marked the initial alone as a
@@ -29,8 +29,8 @@ words only if they are known name words. Each form gets the person label it has 
 often in the training documents, or its entry in `default_labels` when it never occurs
 there (a first name: `NAME_PATIENT`; a name with an initial, mostly staff in signatures:
 `NAME_DOCTOR`). A first name in a letter whose detected patient it shares no word with
-takes the label such names had in training instead (in the train and dev letters of all
-ten languages, 361 of 361 are doctors or staff). Existing entities always win: new
+takes the label such names had in training instead (in the training letters they are
+doctors or staff). Existing entities always win: new
 spans only fill gaps. Place it after `deid_name_cues` and before
 `deid_mention_propagation`, which finds the other mentions.
 """

@@ -125,3 +125,17 @@ def test_the_rules_learn_from_the_training_and_the_dev_letters(tmp_path: Path) -
     assert paths == [tmp_path / "de" / "train.spacy", tmp_path / "de" / "dev.spacy"]
     assert [eg.reference.text for eg in create_gold_docs(*paths)(nlp)] == [
         "Frau Albers kam.", "Herr Roth ging."]
+
+
+def test_the_id_cues_learn_from_every_language_where_the_xx_split_exists(tmp_path: Path) -> None:
+    from spacy.tokens import DocBin
+
+    from scripts.pipelines.assemble import id_cue_learning_paths
+
+    nlp = spacy.blank("de")
+    (tmp_path / "de").mkdir()
+    DocBin(docs=[nlp("Station 4B.")]).to_disk(tmp_path / "de" / "train.spacy")
+    assert id_cue_learning_paths(tmp_path, "de") == [tmp_path / "de" / "train.spacy"]
+    (tmp_path / "xx").mkdir()
+    DocBin(docs=[nlp("Ward B604.")]).to_disk(tmp_path / "xx" / "train.spacy")
+    assert id_cue_learning_paths(tmp_path, "de") == [tmp_path / "xx" / "train.spacy"]
