@@ -1,8 +1,8 @@
 """Measure what each rule component adds, per source, on the dev split.
 
 For every language, the pipeline is assembled as `scripts.pipelines.assemble` does, except that the
-rule components learn from the training split alone, so that the dev split is unseen by
-every part of it. The dev documents are then run with every rule component on, with each
+rule components learn from the training split alone (`deid_id_cues` from every language's),
+so that the dev split is unseen by every part of it. The dev documents are then run with every rule component on, with each
 one switched off in turn, and with all of them off (the NER alone); each variant is scored
 per source (letters, multi-genre documents): strict micro precision, recall and F1, and the
 share of person names and IDs fully caught. A rule earns its place when switching it off
@@ -35,6 +35,7 @@ from scripts.evaluation.evaluate import (
 )
 from scripts.pipelines.assemble import assemble_pipeline
 from spacy_deid.lang import parse_language_codes
+from spacy_deid.lang.tokenizer import MULTILINGUAL
 from spacy_deid.translate.alignment import doc_char_spans
 
 RULES: tuple[str, ...] = ("deid_entity_bounds", "deid_name_cues", "deid_name_forms",
@@ -70,7 +71,10 @@ def ablate_language(training_dir: Path, splits_dir: Path, lang: str,
                     multilingual_model: Path | None) -> dict[str, Any]:
     """Every variant of `lang`'s pipeline (rules learned from train only) on its dev split."""
     train, dev = splits_dir / lang / "train.spacy", splits_dir / lang / "dev.spacy"
-    nlp = assemble_pipeline(training_dir / lang / "model-best", lang, [train], multilingual_model)
+    every_train = splits_dir / MULTILINGUAL / "train.spacy"
+    id_train = [every_train] if every_train.exists() else [train]
+    nlp = assemble_pipeline(training_dir / lang / "model-best", lang, [train], multilingual_model,
+                            id_gold_paths=id_train)
     docs = read_gold_docs(dev, nlp.vocab)
     return {name: score_variant(nlp, docs, off) for name, off in variants(nlp).items()}
 

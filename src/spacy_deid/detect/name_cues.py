@@ -23,7 +23,7 @@ hand-written word list and works for any language with a training split:
 * `common_words`: words seen at least `min_common_count` times outside any entity and
   never inside a person name: these never become names;
 * `particles`: lower-case words seen inside person names ("von", "de"), allowed within;
-* medical titles of the language (`lang`; `resources/people.json`: "Dr.", "الدكتورة")
+* medical titles of the language (`lang`; its profile: "Dr.", "الدكتورة")
   that the training letters hold fewer than `min_cue_count` times become cues for a
   doctor's name: too rare there to learn, too plain to miss. Where the letters hold a
   title word often enough, they decide (Ukrainian "лікар" mostly stands before

@@ -1,9 +1,9 @@
 """Surrogates for places, organisations, contacts, professions and titles.
 
 Realistic for the document's language: Faker where its locale data is good (companies,
-e-mails, URLs), the project's own lists in `resources/places.json` and
-`resources/people.json` elsewhere (real city names, street names, hospital name
-templates, medical titles, professions). Hospitals and organisations are named after the
+e-mails, URLs), the lists of the language's profile (`lang/profiles/<lang>.json`)
+elsewhere (real city names, street names, hospital name templates, medical titles,
+professions). Hospitals and organisations are named after the
 document's surrogate city, so places stay consistent within a document.
 """
 

@@ -1,0 +1,58 @@
+"""spacy_deid.SurrogateAugmenter.v1: training copies with surrogate PHI, aligned and seeded."""
+
+import pytest
+from spacy.training import Example
+from spacy.util import registry
+
+from tests.annotated_docs import annotated, blank
+
+TEXT = "Frau Anna Albers, geb. 12.03.1950, liegt auf Station 4B. Fall-Nr. 2024031144."
+ENTITIES = [("Anna Albers", "NAME_PATIENT"), ("12.03.1950", "DATE"), ("4B", "ID"),
+            ("2024031144", "ID")]
+
+
+def augmenter(**settings):
+    return registry.augmenters.get("spacy_deid.SurrogateAugmenter.v1")(**settings)
+
+
+def example(nlp, lang="de"):
+    reference = annotated(nlp, TEXT, ENTITIES)
+    reference.user_data["lang"] = lang
+    return Example(nlp.make_doc(TEXT), reference)
+
+
+def test_the_copy_has_new_phi_of_the_same_labels_on_token_boundaries():
+    nlp = blank("de")
+    original, copy = list(augmenter(level=1.0, lower_level=0.0)(nlp, example(nlp)))
+    assert original.reference.text == TEXT
+    assert [ent.label_ for ent in copy.reference.ents] == [label for _, label in ENTITIES]
+    assert all(new.text != old for new, (old, _) in zip(copy.reference.ents, ENTITIES,
+                                                         strict=True))
+    assert copy.predicted.text == copy.reference.text
+    assert "Frau " in copy.reference.text and "auf Station " in copy.reference.text
+
+
+def test_lower_level_writes_names_in_lower_case():
+    nlp = blank("de")
+    _, copy = list(augmenter(level=1.0, lower_level=1.0)(nlp, example(nlp)))
+    name = copy.reference.ents[0]
+    assert name.label_ == "NAME_PATIENT" and name.text == name.text.lower()
+
+
+def test_level_zero_and_unknown_languages_yield_the_example_alone():
+    nlp = blank("de")
+    assert len(list(augmenter(level=0.0)(nlp, example(nlp)))) == 1
+    assert len(list(augmenter(level=1.0)(nlp, example(nlp, lang="zz")))) == 1
+
+
+def test_the_same_seed_gives_the_same_copies():
+    nlp = blank("de")
+    texts = [[eg.reference.text for eg in augmenter(level=1.0, seed=3)(nlp, example(nlp))]
+             for _ in range(2)]
+    assert texts[0] == texts[1]
+
+
+@pytest.mark.parametrize("settings", [{"level": -0.1}, {"lower_level": 1.5}])
+def test_bad_levels_are_refused(settings):
+    with pytest.raises(ValueError, match="must be in"):
+        augmenter(**settings)
