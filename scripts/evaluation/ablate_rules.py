@@ -5,8 +5,9 @@ that the rule components learn from the training split alone (`deid_id_cues` fro
 language's), so that the dev split is unseen by every part of it. The dev documents are then
 run with every rule component on, with each one switched off in turn, and with all of them
 off (the NER alone); each variant is scored per source (letters, multi-genre documents):
-strict micro precision, recall and F1, and the share of person names and IDs fully caught. A rule earns its place when switching it off
-costs recall or caught names and IDs on both sources without a larger loss of precision.
+strict micro precision, recall and F1, and the share of person names and IDs fully caught.
+A rule earns its place when switching it off costs recall or caught names and IDs on both
+sources without a larger loss of precision.
 
 Usage::
 
