@@ -93,6 +93,13 @@ def test_locale_formats(lang, text, expected):
     ("tr", "Uzm. Dr. Sevda Kılıçarslan\nSevK. 06.06.2012", [("SevK.", "NAME_USERNAME")]),
     ("ru", "Диктовал: ЛанА. 12.03.2024", [("ЛанА.", "NAME_USERNAME")]),
     ("de", "Befund TypI und MioE ohne Punkt, USA. und McD. auch nicht.", []),
+    ("de", "Mit freundlichen Grüßen\nDr. Müller\nCMA/tr\n", [("CMA/tr", "NAME_USERNAME")]),
+    ("ru", "Набор: ГОС/рав\nКонец", [("ГОС/рав", "NAME_USERNAME")]),
+    ("fr", "Dr Roux\nJC/NB/ls\n", [("JC/NB/ls", "NAME_USERNAME")]),
+    ("tr", "Rapor: rad_ayilmazkaya – 13.11.2024", [("rad_ayilmazkaya", "NAME_USERNAME")]),
+    # units after a number, a single capital, lower-case pairs, marks inside a line: no sign
+    ("de", "Ferritin 5 IE/ml\nDosis in Mg/kg\nund/oder\nAC/bio im Satz.", []),
+    ("en", "See file report_final.pdf attached.", []),
 ])
 def test_dictation_signs(lang, text, expected):
     found = [ent for ent in ents(pipeline(lang)(text)) if ent[1] == "NAME_USERNAME"]
