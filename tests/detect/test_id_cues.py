@@ -158,3 +158,9 @@ def test_an_untrained_component_and_an_empty_document_change_nothing():
 def test_bad_settings_are_refused_at_creation(config):
     with pytest.raises(ValueError, match="deid_id_cues"):
         blank("de").add_pipe("deid_id_cues", config=config)
+
+
+def test_codes_after_a_line_break_or_a_column_gap_are_found():
+    nlp = trained()
+    assert found(nlp, "Befund\nStation:             5B, heute") == [("5B", "ID")]
+    assert found(nlp, "Verlegt auf Station\n6A heute") == [("6A", "ID")]

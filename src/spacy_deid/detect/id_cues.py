@@ -75,6 +75,9 @@ def code_spans(doc: Doc, excluded: set[int]) -> Iterator[tuple[int, int]]:
     "O" "-" "14"), without punctuation at its edges ("B42" in "B42,")."""
     i = 0
     while i < len(doc):
+        if doc[i].is_space:  # a line break or a column gap before a word is no part of it
+            i += 1
+            continue
         j = i
         while j + 1 < len(doc) and not doc[j].whitespace_ and not doc[j + 1].is_space:
             j += 1
