@@ -164,3 +164,16 @@ def test_codes_after_a_line_break_or_a_column_gap_are_found():
     nlp = trained()
     assert found(nlp, "Befund\nStation:             5B, heute") == [("5B", "ID")]
     assert found(nlp, "Verlegt auf Station\n6A heute") == [("6A", "ID")]
+
+
+def test_a_code_takes_the_place_of_entities_inside_it_but_not_of_one_reaching_beyond():
+    nlp = blank("en")
+    nlp.add_pipe("deid_id_cues")
+    nlp.get_pipe("deid_id_cues").load_learned({"cues_before": ["mrn"]})
+    text = "Seen today, MRN P-4417038 and MRN 2024-115903 done."
+    assert found(nlp, text, [("4417038", "CONTACT_PHONE"), ("2024", "DATE")]) == [
+        ("P-4417038", "ID"), ("2024-115903", "ID")]
+    assert found(nlp, text, [("MRN P-4417038", "ID")]) == [
+        ("MRN P-4417038", "ID"), ("2024-115903", "ID")]
+    assert found(nlp, text, [("P-4417038", "CONTACT_PHONE")]) == [
+        ("P-4417038", "CONTACT_PHONE"), ("2024-115903", "ID")]

@@ -26,8 +26,9 @@ otherwise a bare number after them is as often a dose or a count of days. Such a
 often in one or two documents only, too few to learn it; where the training documents put
 it before two or more codes with a letter and under `min_ratio` of them were IDs, it is
 dropped.
-At run time, every code-shaped word outside the existing entities with a cue next to it
-becomes an `ID` entity. Code-shaped: a Roman numeral of two or more letters ("II"), up
+At run time, every code-shaped word with a cue next to it becomes an `ID` entity, unless
+an existing entity covers it or reaches beyond it; entities that cover only part of the word
+(the digits of "P-4417038" taken for a phone number) give way to it. Code-shaped: a Roman numeral of two or more letters ("II"), up
 to four digits in any script with at most two letters before or after them and an
 optional hyphen ("316", "6A", "B42", "O-14", "۳۱۶"), or a longer code of letters and
 digits in parts joined by "-" or "/" ("MB-6620485", "TK/2024/22817"), the record, case,
@@ -46,7 +47,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.training import Example
 
-from spacy_deid.detect.entities import add_entities, entity_tokens
+from spacy_deid.detect.entities import entity_tokens
 from spacy_deid.detect.gold import reference_docs
 from spacy_deid.detect.learned_data import LearnedData
 from spacy_deid.detect.tokens import field_label, next_word
@@ -201,14 +202,32 @@ class IdCues(LearnedData):
     def __call__(self, doc: Doc) -> Doc:
         if not (self.cues_before or self.cues_after or self.unit_cues):
             return doc
-        found = []
-        for start, end in code_spans(doc, entity_tokens(doc)):
+        found: list[Span] = []
+        replaced: set[tuple[int, int]] = set()
+        for start, end in code_spans(doc, set()):
+            inside = [ent for ent in doc.ents if ent.start < end and start < ent.end]
+            if not self.may_take(inside, start, end):
+                continue
             before, after = context_words(doc, start, end, self.window)
             if (self.cues_before.intersection(before) or after in self.cues_after
                     or self.is_unit_code(doc, start, end, before)):
                 found.append(Span(doc, start, end, label="ID"))
-        add_entities(doc, found)
+                replaced.update((ent.start, ent.end) for ent in inside)
+        if found:
+            kept = [ent for ent in doc.ents if (ent.start, ent.end) not in replaced]
+            doc.ents = sorted([*kept, *found], key=lambda span: span.start)
         return doc
+
+    @staticmethod
+    def may_take(inside: list[Span], start: int, end: int) -> bool:
+        """Whether a code word (tokens `start`-`end`) may become an ID given the entities
+        `inside` that overlap it: where there are none, or where they lie within the word
+        and leave part of it out (the digits of "P-4417038" taken as a phone number, a year
+        in "RAD-2024-115903" as a date); an entity reaching beyond the word, or one that is
+        the word, stays."""
+        if any(ent.start < start or ent.end > end for ent in inside):
+            return False
+        return sum(len(ent) for ent in inside) < end - start
 
     def is_unit_code(self, doc: Doc, start: int, end: int, before: list[str]) -> bool:
         """A code after a ward or room word: one with a letter, or any after the word as a
