@@ -26,10 +26,11 @@ otherwise a bare number after them is as often a dose or a count of days. Such a
 often in one or two documents only, too few to learn it; where the training documents put
 it before two or more codes with a letter and under `min_ratio` of them were IDs, it is
 dropped.
+
 At run time, every code-shaped word with a cue next to it becomes an `ID` entity, unless
-an existing entity covers it or reaches beyond it; entities that cover only part of the word
-(the digits of "P-4417038" taken for a phone number) give way to it. Code-shaped: a Roman numeral of two or more letters ("II"), up
-to four digits in any script with at most two letters before or after them and an
+an existing entity covers it or reaches beyond it; entities that cover only part of the
+word (the digits of "P-4417038" taken for a phone number) give way to it. Code-shaped: a
+Roman numeral of two or more letters ("II"), up to four digits in any script with at most two letters before or after them and an
 optional hyphen ("316", "6A", "B42", "O-14", "۳۱۶"), or a longer code of letters and
 digits in parts joined by "-" or "/" ("MB-6620485", "TK/2024/22817"), the record, case,
 insurance, order and lot numbers of forms and reports; the word may be several tokens
