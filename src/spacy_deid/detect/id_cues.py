@@ -30,11 +30,12 @@ dropped.
 At run time, every code-shaped word with a cue next to it becomes an `ID` entity, unless
 an existing entity covers it or reaches beyond it; entities that cover only part of the
 word (the digits of "P-4417038" taken for a phone number) give way to it. Code-shaped: a
-Roman numeral of two or more letters ("II"), up to four digits in any script with at most two letters before or after them and an
-optional hyphen ("316", "6A", "B42", "O-14", "۳۱۶"), or a longer code of letters and
-digits in parts joined by "-" or "/" ("MB-6620485", "TK/2024/22817"), the record, case,
-insurance, order and lot numbers of forms and reports; the word may be several tokens
-("6" "A"), written without space between them. A cue word is a word of two letters or
+Roman numeral of two or more letters ("II"), up to four digits in any script with at
+most two letters before or after them and an optional hyphen ("316", "6A", "B42", "O-14",
+"۳۱۶"), or a longer code of letters and digits in parts joined by "-" or "/"
+("MB-6620485", "TK/2024/22817"), the record, case, insurance, order and lot numbers of
+forms and reports; the word may be several tokens ("6" "A"), written without space
+between them. A cue word is a word of two letters or
 more, or a number sign ("#", "№", "n°").
 """
 
