@@ -26,14 +26,13 @@ import platform  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable, Mapping, Sequence  # noqa: E402
-from datetime import datetime, timezone  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Annotated, Any  # noqa: E402
 
 import srsly  # noqa: E402
 import typer  # noqa: E402
 
-from scripts.evaluation.evaluate import command_line, select_device  # noqa: E402
+from scripts.evaluation.evaluate import command_line, select_device, timestamp  # noqa: E402
 
 
 def limit_to_one_core() -> dict[str, Any]:
@@ -149,7 +148,7 @@ def benchmark_pipeline(model: Path, data: Path, name: str | None = None, repeats
         "python": platform.python_version(),
         "spacy": spacy.__version__,
         "command": command_line(),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": timestamp(),
     }
 
 

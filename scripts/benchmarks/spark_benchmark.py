@@ -28,7 +28,6 @@ import re
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -38,7 +37,7 @@ import typer
 # scripts.benchmarks.benchmark sets one thread per thread pool (numpy, torch) on import; the Python
 # workers inherit the environment, so two workers use two cores, not more.
 from scripts.benchmarks.benchmark import cpu_model
-from scripts.evaluation.evaluate import command_line
+from scripts.evaluation.evaluate import command_line, timestamp
 
 TAG = re.compile(r"</?[A-Z_]+>")
 DEFAULT_PIPELINE = Path("training/de/pipeline")
@@ -205,7 +204,7 @@ def main(
                 "cores): the ceiling of any speed-up measured here.",
         "python": platform.python_version(), "pyspark": version("pyspark"),
         "spacy": version("spacy"), "command": command_line(),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": timestamp(),
     }
     output.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_json(output, record)

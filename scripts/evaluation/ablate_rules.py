@@ -34,9 +34,8 @@ from scripts.evaluation.evaluate import (
     score_documents,
     timestamp,
 )
-from scripts.pipelines.assemble import assemble_pipeline
+from scripts.pipelines.assemble import assemble_pipeline, id_cue_learning_paths
 from spacy_deid.lang import parse_language_codes
-from spacy_deid.lang.tokenizer import MULTILINGUAL
 from spacy_deid.translate.alignment import doc_char_spans
 
 RULES: tuple[str, ...] = ("deid_entity_bounds", "deid_name_cues", "deid_name_forms",
@@ -72,8 +71,7 @@ def ablate_language(training_dir: Path, splits_dir: Path, lang: str,
                     multilingual_model: Path | None) -> dict[str, Any]:
     """Every variant of `lang`'s pipeline (rules learned from train only) on its dev split."""
     train, dev = splits_dir / lang / "train.spacy", splits_dir / lang / "dev.spacy"
-    every_train = splits_dir / MULTILINGUAL / "train.spacy"
-    id_train = [every_train] if every_train.exists() else [train]
+    id_train = id_cue_learning_paths(splits_dir, lang)[:1]  # its training split, no dev
     nlp = assemble_pipeline(training_dir / lang / "model-best", lang, [train], multilingual_model,
                             id_gold_paths=id_train)
     docs = read_gold_docs(dev, nlp.vocab)

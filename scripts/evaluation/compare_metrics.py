@@ -24,7 +24,7 @@ import typer
 VOLATILE_KEYS: frozenset[str] = frozenset({
     "created", "timestamp", "seconds", "seconds_median", "chars_per_s", "tokens_per_second",
     "tokens_per_second_best", "presidio_over_direct_time_ratio", "_wall_seconds", "cpu",
-    "docs_per_second", "speedup", "peak_rss_mib", "wall_seconds",
+    "docs_per_second",
 })
 
 

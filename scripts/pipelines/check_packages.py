@@ -37,13 +37,13 @@ import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any
 
 import srsly
 import typer
 
+from scripts.evaluation.evaluate import timestamp
 from spacy_deid.lang import parse_language_codes
 
 SAMPLES_FILE = Path(__file__).resolve().parent / "samples.json"
@@ -320,7 +320,7 @@ def check_packages(packages_dir: Path, langs: Sequence[str] | None = None,
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             results = list(pool.map(check, range(1, len(pipelines) + 1), pipelines))
     record = {
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": timestamp(),
         "python": sys.version.split()[0],
         "torch": torch,
         "deps_from": str(deps_from) if deps_from else None,

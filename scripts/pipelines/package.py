@@ -40,7 +40,6 @@ import tempfile
 import zipfile
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timezone
 from email.parser import Parser
 from pathlib import Path
 from typing import Annotated, Any
@@ -51,6 +50,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from scripts.evaluation.evaluate import timestamp
 from spacy_deid.lang import parse_language_codes
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -535,7 +535,7 @@ def package_all(training_dir: Path, packages_dir: Path, langs: Sequence[str], ve
     built = {
         "version": version,
         "suffix": suffix,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": timestamp(),
         "command": shlex.join(["python", "-m", "scripts.pipelines.package", *sys.argv[1:]]),
         "components": {
             "distribution": COMPONENTS_DISTRIBUTION,

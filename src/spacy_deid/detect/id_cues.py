@@ -52,7 +52,7 @@ from spacy.training import Example
 from spacy_deid.detect.entities import entity_tokens
 from spacy_deid.detect.gold import reference_docs
 from spacy_deid.detect.learned_data import LearnedData
-from spacy_deid.detect.tokens import field_label, next_word
+from spacy_deid.detect.tokens import entity_index, field_label, next_word
 from spacy_deid.lang import pipeline_language, validate_language
 from spacy_deid.lang.profile import language_profile
 
@@ -204,10 +204,12 @@ class IdCues(LearnedData):
     def __call__(self, doc: Doc) -> Doc:
         if not (self.cues_before or self.cues_after or self.unit_cues):
             return doc
+        entity_of = entity_index(doc)
         found: list[Span] = []
         replaced: set[tuple[int, int]] = set()
         for start, end in code_spans(doc, set()):
-            inside = [ent for ent in doc.ents if ent.start < end and start < ent.end]
+            inside = list({(ent.start, ent.end): ent for i in range(start, end)
+                           if (ent := entity_of.get(i)) is not None}.values())
             if not self.may_take(inside, start, end):
                 continue
             before, after = context_words(doc, start, end, self.window)
