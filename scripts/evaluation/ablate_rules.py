@@ -39,7 +39,8 @@ from spacy_deid.lang import parse_language_codes
 from spacy_deid.translate.alignment import doc_char_spans
 
 RULES: tuple[str, ...] = ("deid_entity_bounds", "deid_name_cues", "deid_name_forms",
-                          "deid_id_cues", "deid_mention_propagation", "deid_presidio_patterns")
+                          "deid_name_extent", "deid_id_cues", "deid_mention_propagation",
+                          "deid_presidio_patterns")
 NOT_DETECTORS: tuple[str, ...] = ("deid_anonymizer",)
 
 

@@ -1,0 +1,268 @@
+"""The `deid_name_extent` component: a detected person name grown to its whole extent.
+
+The NER often finds part of a name only: the first name of "Isobel Thwaite", the surname
+of "Alissa Rieser" or "al-Masri", both halves of "KIEFFER-DIALLO" or "Ch. Janssen" as two
+names with the hyphen or the dot left between them, "Morvan" and "Mélina" of "Morvan,
+Mélina" apart. The anonymizer then replaces the parts it was given and the rest of the name
+stays in the text, or the name is split into surrogates that no longer read as one. This
+component takes the person entities as found and
+
+* joins two person entities that only a name's own joint separates: a hyphen, an
+  apostrophe, an initial's dot, a lower-case name particle learned from the training names
+  ("von", "фон", "de"), or, where "Surname, Firstname" was seen in training at least
+  `min_count` times, a comma between two one-word names; the joined name keeps the first
+  one's label;
+* grows a person entity that holds one name word only (a first name or a surname alone),
+  or ends with a particle, over the words right before and after it on its line, one
+  space apart: after it, a name-like word (letters, capitalised where the script has case,
+  outside other entities, no ordinary word of the training documents, no title word, no
+  capitalised abbreviation such as "MBA"; in a script without case, a word seen inside a
+  person name in training) or an initial ("B.", which ends the name); before it, an
+  initial ("M."), a learned particle, or a first name of the language (Faker's lists),
+  as a sentence's capitalised first word stands there as often ("Дочь Ирина"). A hyphen
+  joins a name word to any name ("al-Masri", "Ebersberg-Hallwang"). A name grows to at
+  most `max_tokens` tokens.
+
+What it learns from the training documents (`initialize`): ordinary words (seen at least
+`min_count` times outside entities), title words (inside NAME_TITLE entities and the
+language's titles), name words, particles (lower-case words seen at least `min_count` times
+inside person names) and whether inverted names occur. Place it after the rule components
+that add names and before `deid_mention_propagation`, which then finds the other mentions
+of the whole name.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+from spacy.training import Example
+
+from spacy_deid.detect.gold import reference_docs
+from spacy_deid.detect.learned_data import LearnedData
+from spacy_deid.detect.name_cues import is_inverted_name, medical_title_words
+from spacy_deid.detect.name_forms import has_case, initial_end
+from spacy_deid.detect.tokens import COMMAS, is_name_like, learn_common_words
+from spacy_deid.lang import pipeline_language, validate_language
+from spacy_deid.lang.lexicon import lexicon
+from spacy_deid.schema import PERSON_LABELS
+
+# What may stand between two parts of one name, written without spaces around it.
+NAME_JOINTS = frozenset({"-", "\u2010", "\u2011", "'", "\u2019"})
+
+
+def single_space_after(token: Token) -> bool:
+    """Whether one space, or nothing, separates `token` from the next one."""
+    return token.whitespace_ in ("", " ")
+
+
+class NameExtent(LearnedData):
+    """Join and grow person entities to whole names (see the module docstring)."""
+
+    data_file = "name_extent.json"
+    factory = "deid_name_extent"
+
+    def __init__(self, name: str, lang: str, max_tokens: int, min_count: int) -> None:
+        if max_tokens < 2 or min_count < 1:
+            raise ValueError("deid_name_extent: max_tokens must be >= 2 and min_count >= 1")
+        self.name = name
+        self.lang = validate_language(lang)
+        self.max_tokens = max_tokens
+        self.min_count = min_count
+        self.ordinary_words: set[str] = set()
+        self.title_words: set[str] = set()
+        self.name_words: set[str] = set()
+        self.particles: set[str] = set()
+        self.inverted_names = False
+
+    # -- learning -----------------------------------------------------------------
+    def initialize(self, get_examples: Callable[[], Iterable[Example]],
+                   nlp: Language | None = None, examples: Callable | None = None) -> None:
+        """Learn from the reference docs; those of `examples` (an `[initialize.components]`
+        setting, see `detect.gold`) where set."""
+        self.learn(reference_docs(get_examples, nlp, examples))
+
+    def learn(self, docs: Iterable[Doc]) -> None:
+        """Collect ordinary words, title words, name words, particles and whether names are
+        written "Surname, Firstname" from gold documents."""
+        docs = list(docs)
+        self.ordinary_words = learn_common_words(docs, self.min_count, also_in_names=True)
+        people = [ent for doc in docs for ent in doc.ents if ent.label_ in PERSON_LABELS]
+        self.title_words = {token.lower_ for doc in docs for ent in doc.ents
+                            if ent.label_ == "NAME_TITLE" for token in ent
+                            } | medical_title_words(self.lang)
+        self.name_words = {token.lower_ for ent in people for token in ent
+                           if token.is_alpha and len(token) >= 2}
+        particles = Counter(token.lower_ for ent in people for token in ent
+                            if token.is_alpha and token.is_lower)
+        self.particles = {word for word, count in particles.items() if count >= self.min_count}
+        self.inverted_names = sum(map(is_inverted_name, people)) >= self.min_count
+
+    # -- finding --------------------------------------------------------------------
+    def __call__(self, doc: Doc) -> Doc:
+        joined = self.joined(list(doc.ents))
+        taken = {i for ent in joined for i in range(ent.start, ent.end)}
+        grown = []
+        for ent in joined:
+            if ent.label_ in PERSON_LABELS:
+                own = set(range(ent.start, ent.end))
+                ent = self.grown(ent, taken - own)
+                taken |= set(range(ent.start, ent.end))
+            grown.append(ent)
+        grown = self.joined(grown)  # parts that growing brought next to each other
+        if [(e.start, e.end, e.label_) for e in grown] != [
+                (e.start, e.end, e.label_) for e in doc.ents]:
+            doc.ents = grown
+        return doc
+
+    def joined(self, ents: list[Span]) -> list[Span]:
+        """The entities, with neighbouring person entities that one name's joint separates
+        made one (the first one's label)."""
+        result: list[Span] = []
+        for ent in ents:
+            last = result[-1] if result else None
+            if (last is not None and last.label_ in PERSON_LABELS
+                    and ent.label_ in PERSON_LABELS and self.is_joint(last, ent)):
+                result[-1] = Span(ent.doc, last.start, ent.end, label=last.label_)
+            else:
+                result.append(ent)
+        return result
+
+    def is_joint(self, left: Span, right: Span) -> bool:
+        """Whether what stands between two person entities belongs inside one name."""
+        doc = left.doc
+        gap = doc[left.end:right.start]
+        if len(gap) == 0:
+            return single_space_after(left[-1])
+        if len(gap) > 1 or not single_space_after(left[-1]):
+            return False
+        token = gap[0]
+        if token.text in NAME_JOINTS:
+            return not left[-1].whitespace_ and not token.whitespace_
+        if token.text == ".":
+            return not left[-1].whitespace_ and len(left[-1]) <= 2
+        if token.lower_ in self.particles:
+            return single_space_after(token)
+        return (token.text in COMMAS and self.inverted_names and not left[-1].whitespace_
+                and len(left) == 1 and len(right) == 1)
+
+    def grown(self, ent: Span, taken: set[int]) -> Span:
+        """`ent` with the rest of its name around it on its line (see the module docstring):
+        a hyphenated continuation always; name words, initials and particles only while the
+        name has one name word or ends with a particle, and nothing after an initial."""
+        doc = ent.doc
+        start, end = ent.start, ent.end
+        while end - start < self.max_tokens:
+            step = self.part_after(doc, end, taken, self.is_open(doc[start:end]))
+            if step is None:
+                break
+            closed_by_initial = initial_end(doc, end) == step
+            end = step
+            if closed_by_initial:
+                break
+        while end - start < self.max_tokens:
+            step = self.part_before(doc, start, taken, self.is_open(doc[start:end]))
+            if step is None:
+                break
+            start = step
+        if (start, end) == (ent.start, ent.end):
+            return ent
+        return Span(doc, start, end, label=ent.label_)
+
+    def is_open(self, name: Span) -> bool:
+        """Whether a name may still take words: it has one name word only (a first name or
+        a surname alone), or it ends with a particle ("Maximilian Freiherr von")."""
+        words = [token for token in name if token.is_alpha and len(token) >= 2
+                 and token.lower_ not in self.particles]
+        return len(words) <= 1 or name[-1].lower_ in self.particles
+
+    def part_after(self, doc: Doc, end: int, taken: set[int], is_open: bool) -> int | None:
+        """The end of the name part that continues a name ending at token `end`, else None."""
+        if end >= len(doc) or end in taken:
+            return None
+        before = doc[end - 1]
+        token = doc[end]
+        if token.text in NAME_JOINTS and not before.whitespace_ and not token.whitespace_:
+            return end + 2 if self.is_name_part(doc, end + 1, taken) else None
+        if not is_open or before.whitespace_ != " ":
+            return None
+        initial = initial_end(doc, end)
+        if initial is not None and all(i not in taken for i in range(end, initial)):
+            return initial
+        return end + 1 if self.is_name_part(doc, end, taken) else None
+
+    def part_before(self, doc: Doc, start: int, taken: set[int], is_open: bool) -> int | None:
+        """The start of the name part that precedes a name starting at token `start`."""
+        if start == 0 or start - 1 in taken:
+            return None
+        token = doc[start - 1]
+        if token.text in NAME_JOINTS and not token.whitespace_ and start >= 2:
+            word = doc[start - 2]
+            if word.whitespace_ or word.i in taken:
+                return None
+            if word.lower_ in self.particles or self.is_name_part(doc, word.i, taken):
+                return word.i
+            return None
+        if not is_open or token.whitespace_ != " ":
+            return None
+        if token.lower_ in self.particles:
+            return token.i
+        if token.text == "." and start >= 2 and initial_end(doc, start - 2) == start:
+            return start - 2 if start - 2 not in taken else None
+        if initial_end(doc, token.i) == start:
+            return token.i
+        return token.i if self.is_first_name(doc, token.i, taken) else None
+
+    def is_name_part(self, doc: Doc, i: int, taken: set[int]) -> bool:
+        """A name-like word of two or more letters that is no ordinary or title word; in a
+        script without case, one seen inside a person name in training."""
+        if i >= len(doc):
+            return False
+        token = doc[i]
+        if len(token) < 2 or token.lower_ in self.title_words or token.text.endswith("."):
+            return False
+        if token.text.isupper() and len(token) <= 3:  # "MBA", "MD", "RN": titles, roles
+            return False
+        if not is_name_like(token, taken, self.ordinary_words):
+            return False
+        return has_case(token.text) or token.lower_ in self.name_words
+
+    def is_first_name(self, doc: Doc, i: int, taken: set[int]) -> bool:
+        """A name part that is a first name of the language (Faker's lists). Only such a
+        word joins a name from the left, where a sentence's capitalised first word stands
+        as often ("Дочь Ирина", "Ortoptist Ertekin")."""
+        return self.is_name_part(doc, i, taken) and bool(
+            lexicon(self.lang).first_name_genders(self.lang, doc[i].text, other_lists=False))
+
+    # -- serialisation (LearnedData) ------------------------------------------------
+    def learned(self) -> dict:
+        """What `initialize` learned, as JSON-ready data."""
+        return {"ordinary_words": sorted(self.ordinary_words),
+                "title_words": sorted(self.title_words),
+                "name_words": sorted(self.name_words),
+                "particles": sorted(self.particles),
+                "inverted_names": self.inverted_names}
+
+    def load_learned(self, data: dict) -> None:
+        """Restore what `learned` returned."""
+        self.ordinary_words = set(data.get("ordinary_words", []))
+        self.title_words = set(data.get("title_words", []))
+        self.name_words = set(data.get("name_words", []))
+        self.particles = set(data.get("particles", []))
+        self.inverted_names = bool(data.get("inverted_names", False))
+
+
+@Language.factory(
+    "deid_name_extent",
+    assigns=["doc.ents"],
+    requires=["doc.ents"],
+    default_config={"lang": None, "max_tokens": 4, "min_count": 2},
+)
+def make_name_extent(nlp: Language, name: str, lang: str | None, max_tokens: int,
+                     min_count: int) -> NameExtent:
+    """Factory of `deid_name_extent`; `lang` defaults to the pipeline's language. Call
+    `initialize` (or load) to give it its word lists."""
+    lang = pipeline_language(nlp, lang, "deid_name_extent")
+    return NameExtent(name, lang, max_tokens, min_count)

@@ -1,0 +1,157 @@
+"""deid_name_extent: person entities joined and grown to the whole name."""
+
+import pytest
+import spacy
+
+from tests.annotated_docs import annotated, initialized
+
+TRAINING = [
+    ("Patientin: Albers, Beate. Die Patientin kam zur Kontrolle.",
+     [("Albers, Beate", "NAME_PATIENT")]),
+    ("Patient: Zoller, Timo. Die Station meldete sich.", [("Zoller, Timo", "NAME_PATIENT")]),
+    ("Dr. Jan von Ebersberg und Dr. Ina von Hallwang.",
+     [("Dr.", "NAME_TITLE"), ("Jan von Ebersberg", "NAME_DOCTOR"),
+      ("Dr.", "NAME_TITLE"), ("Ina von Hallwang", "NAME_DOCTOR")]),
+    ("Die Station und die Kontrolle. Heute kam Hausarzt Meier.",
+     [("Meier", "NAME_DOCTOR")]),
+    ("Heute kam der Hausarzt.", []),
+]
+
+
+def trained(lang="de", training=TRAINING, **config):
+    return initialized("deid_name_extent", lang, training, {"lang": lang, **config})
+
+
+def extent(nlp, text, entities=()):
+    doc = nlp.get_pipe("deid_name_extent")(annotated(nlp, text, entities))
+    return [(e.text, e.label_) for e in doc.ents]
+
+
+def test_it_learns_particles_title_words_and_inverted_names():
+    component = trained().get_pipe("deid_name_extent")
+    assert component.particles == {"von"}
+    assert "dr." in component.title_words
+    assert {"station", "kontrolle", "heute"} <= component.ordinary_words
+    assert component.inverted_names
+
+
+@pytest.mark.parametrize("text, parts, whole", [
+    ("Prof. Dr. Ch. Janssen kam.", [("Ch", "NAME_DOCTOR"), ("Janssen", "NAME_DOCTOR")],
+     "Ch. Janssen"),
+    ("Dr. Eva von Berg kam.", [("Eva", "NAME_DOCTOR"), ("Berg", "NAME_DOCTOR")],
+     "Eva von Berg"),
+    ("Patientin: Morvan, Mélina, geb. 1.2.2007", [("Morvan", "NAME_PATIENT"),
+                                                  ("Mélina", "NAME_PATIENT")],
+     "Morvan, Mélina"),
+])
+def test_parts_of_one_name_are_joined_with_the_first_label(text, parts, whole):
+    assert extent(trained(), text, parts) == [(whole, parts[0][1])]
+
+
+def test_halves_of_a_hyphenated_name_are_joined():
+    # the French tokenizer splits at the hyphen, the German one does not
+    parts = [("Noah", "NAME_DOCTOR"), ("DIALLO", "NAME_PATIENT")]
+    assert extent(trained("fr", training=[]), "le petit Noah KIEFFER-DIALLO, né", parts) == [
+        ("Noah KIEFFER-DIALLO", "NAME_DOCTOR")]
+
+
+def test_a_comma_between_names_joins_only_where_inverted_names_were_learned():
+    training = [("Dr. Kunz und Dr. Lange kamen.", [("Kunz", "NAME_DOCTOR"),
+                                                   ("Lange", "NAME_DOCTOR")])]
+    parts = [("Morvan", "NAME_PATIENT"), ("Mélina", "NAME_PATIENT")]
+    assert extent(trained(training=training), "Patientin: Morvan, Mélina", parts) == parts
+
+
+def test_two_names_of_two_words_around_a_comma_stay_apart():
+    parts = [("Gabriele Tinari", "NAME_DOCTOR"), ("Simona Ricciuti", "NAME_DOCTOR")]
+    assert extent(trained(), "Pflege: Gabriele Tinari, Simona Ricciuti", parts) == parts
+
+
+def test_a_name_grows_over_a_surname_and_an_initial_after_it():
+    nlp = trained()
+    assert extent(nlp, "Dr Isobel Thwaite, MRCP", [("Isobel", "NAME_DOCTOR")]) == [
+        ("Isobel Thwaite", "NAME_DOCTOR")]
+    assert extent(nlp, "Brzeziński B. dr", [("Brzeziński", "NAME_DOCTOR")]) == [
+        ("Brzeziński B.", "NAME_DOCTOR")]
+
+
+def test_a_name_grows_over_a_hyphenated_surname():
+    assert extent(trained(), "Maximilian von Ebersberg-Hallwang operierte.",
+                  [("Maximilian von", "NAME_DOCTOR")]) == [
+        ("Maximilian von Ebersberg-Hallwang", "NAME_DOCTOR")]
+
+
+def test_a_name_grows_left_over_a_known_first_name_an_initial_and_a_particle():
+    nlp = trained()
+    assert extent(nlp, "Heute kam Maria Rieser.", [("Rieser", "NAME_PATIENT")]) == [
+        ("Maria Rieser", "NAME_PATIENT")]
+    assert extent(nlp, "Bericht an M. Morvan.", [("Morvan", "NAME_PATIENT")]) == [
+        ("M. Morvan", "NAME_PATIENT")]
+    assert extent(nlp, "Operateur Dr. von Ebersberg.", [("Ebersberg", "NAME_DOCTOR")]) == [
+        ("von Ebersberg", "NAME_DOCTOR")]
+
+
+def test_a_capitalised_word_that_is_no_known_name_does_not_join_from_the_left():
+    # a sentence's first word, such as a relation word, is capitalised too
+    assert extent(trained(), "Tochter Irina kam.", [("Irina", "NAME_RELATIVE")]) == [
+        ("Irina", "NAME_RELATIVE")]
+
+
+@pytest.mark.parametrize("text", [
+    "Frau Meier Station 4B",         # an ordinary word of the training documents
+    "Herr Meier Dr. Kunz",           # a title word
+    "Herr Meier\nZoller",            # another line
+    "Herr Meier    Zoller",          # a column gap
+    "Herr Meier meldete sich",       # lower case
+])
+def test_a_name_does_not_grow_over_what_is_no_name(text):
+    assert extent(trained(), text, [("Meier", "NAME_PATIENT")]) == [("Meier", "NAME_PATIENT")]
+
+
+def test_other_entities_are_neither_joined_nor_taken():
+    parts = [("Ирина", "NAME_RELATIVE"), ("Берг-Соколова", "LOCATION_ORGANIZATION")]
+    assert extent(trained("ru", training=[]), "Дочь Ирина фон Берг-Соколова", parts) == parts
+    parts = [("Meier", "NAME_PATIENT"), ("Köln", "LOCATION_CITY")]
+    assert extent(trained(), "Herr Meier Köln", parts) == parts
+
+
+def test_without_case_only_training_name_words_join():
+    training = [("السيد أحمد سالم حضر.", [("أحمد سالم", "NAME_PATIENT")])]
+    nlp = trained("ar", training=training)
+    assert extent(nlp, "حضر أحمد سالم اليوم", [("أحمد", "NAME_PATIENT")]) == [
+        ("أحمد سالم", "NAME_PATIENT")]
+    assert extent(nlp, "حضر أحمد اليوم", [("أحمد", "NAME_PATIENT")]) == [
+        ("أحمد", "NAME_PATIENT")]
+
+
+def test_a_name_grows_to_at_most_max_tokens():
+    text, name = "Maximilian Freiherr von Ebersberg operierte.", "Maximilian Freiherr von"
+    assert extent(trained(max_tokens=3), text, [(name, "NAME_DOCTOR")]) == [
+        (name, "NAME_DOCTOR")]
+    assert extent(trained(max_tokens=4), text, [(name, "NAME_DOCTOR")]) == [
+        ("Maximilian Freiherr von Ebersberg", "NAME_DOCTOR")]
+
+
+def test_a_name_of_two_words_takes_no_more_words():
+    nlp = trained()
+    assert extent(nlp, "Herrn Tobias Öhler Kaiserstrße 33", [("Tobias Öhler", "NAME_DOCTOR")]
+                  ) == [("Tobias Öhler", "NAME_DOCTOR")]
+    assert extent(nlp, "Patient : M. GOSSELIN Alain", [("GOSSELIN Alain", "NAME_PATIENT")]
+                  ) == [("GOSSELIN Alain", "NAME_PATIENT")]
+    assert extent(nlp, "Ortoptistin: Handzlik H. MBA", [("Handzlik", "NAME_DOCTOR")]) == [
+        ("Handzlik H.", "NAME_DOCTOR")]
+
+
+def test_settings_are_checked():
+    with pytest.raises(ValueError, match="max_tokens"):
+        trained(max_tokens=1)
+
+
+def test_what_it_learned_survives_saving(tmp_path):
+    nlp = trained()
+    nlp.to_disk(tmp_path / "pipeline")
+    reloaded = spacy.load(tmp_path / "pipeline")
+    assert (reloaded.get_pipe("deid_name_extent").learned()
+            == nlp.get_pipe("deid_name_extent").learned())
+    assert extent(reloaded, "Dr Isobel Thwaite, MRCP", [("Isobel", "NAME_DOCTOR")]) == [
+        ("Isobel Thwaite", "NAME_DOCTOR")]
