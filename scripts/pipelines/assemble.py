@@ -3,8 +3,9 @@
 `training/<lang>/model-best` (tok2vec + ner) becomes `training/<lang>/pipeline` with
 `deid_language_check` first (a warning when a text is clearly in another language),
 `deid_entity_bounds` (entities cut at paragraph breaks), `deid_name_cues` (names next to
-cue words), `deid_name_forms` (known first names, names with an initial) and
-`deid_id_cues` (ward, room, record and lot codes next to cue words), all three learned from
+cue words), `deid_name_forms` (known first names, names with an initial),
+`deid_name_extent` (names found in part completed) and `deid_id_cues` (ward, room, record
+and lot codes next to cue words), all four learned from
 `SPLITS_DIR/<lang>/train.spacy` and `dev.spacy` (the dev documents only pick the NER's
 checkpoint; the rules have none to pick, and learn more from more documents), the ID cues
 from every language's (`SPLITS_DIR/xx`),

@@ -155,3 +155,11 @@ def test_what_it_learned_survives_saving(tmp_path):
             == nlp.get_pipe("deid_name_extent").learned())
     assert extent(reloaded, "Dr Isobel Thwaite, MRCP", [("Isobel", "NAME_DOCTOR")]) == [
         ("Isobel Thwaite", "NAME_DOCTOR")]
+
+
+def test_a_name_does_not_switch_between_scripts_with_and_without_case():
+    nlp = trained("fa", training=[("دکتر رضا کرد آمد.", [("رضا کرد", "NAME_DOCTOR")])])
+    assert extent(nlp, "او درخواست کرد Tavor بدهیم", [("کرد", "NAME_DOCTOR")]) == [
+        ("کرد", "NAME_DOCTOR")]
+    assert extent(nlp, "دکتر رضا کرد آمد", [("رضا", "NAME_DOCTOR")]) == [
+        ("رضا کرد", "NAME_DOCTOR")]

@@ -1,10 +1,10 @@
 """The annotated documents rule components learn from when a pipeline is initialized.
 
-`deid_name_cues`, `deid_name_forms` and `deid_id_cues` learn word lists from gold
-documents. In a pipeline config they get them from an `[initialize.components.<name>]`
-setting `examples`, a reader such as `spacy_deid.GoldDocs.v1`, so that `spacy assemble`
-builds a whole pipeline from `configs/pipeline.cfg`; called directly, they take the usual
-`get_examples` callback.
+`deid_name_cues`, `deid_name_forms`, `deid_name_extent` and `deid_id_cues` learn word lists
+from gold documents. In a pipeline config they get them from an
+`[initialize.components.<name>]` setting `examples`, a reader such as
+`spacy_deid.GoldDocs.v1`, so that `spacy assemble` builds a whole pipeline from
+`configs/pipeline.cfg`; called directly, they take the usual `get_examples` callback.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Saving and loading what a rule component learned, as one JSON file in the pipeline.
 
 Components that learn word lists from training documents (`deid_name_cues`,
-`deid_name_forms`) keep them in `<component>/<data_file>` when the pipeline is saved,
-so that a packaged `xx_deid_*` pipeline carries them. A component using this mixin sets
+`deid_name_forms`, `deid_name_extent`, `deid_id_cues`) keep them in
+`<component>/<data_file>` when the pipeline is saved, so that a packaged `xx_deid_*`
+pipeline carries them. A component using this mixin sets
 `data_file` and `factory`, and implements `learned()` and `load_learned(data)`.
 """
 

@@ -21,7 +21,8 @@ component takes the person entities as found and
   initial ("M."), a learned particle, or a first name of the language (Faker's lists),
   as a sentence's capitalised first word stands there as often ("Дочь Ирина"). A hyphen
   joins a name word to any name ("al-Masri", "Ebersberg-Hallwang"). A name grows to at
-  most `max_tokens` tokens.
+  most `max_tokens` tokens, and never from a script without case into one with case or
+  back (a Latin drug name after an Arabic-script word).
 
 What it learns from the training documents (`initialize`): ordinary words (seen at least
 `min_count` times outside entities), title words (inside NAME_TITLE entities and the
@@ -51,6 +52,17 @@ from spacy_deid.schema import PERSON_LABELS
 
 # What may stand between two parts of one name, written without spaces around it.
 NAME_JOINTS = frozenset({"-", "\u2010", "\u2011", "'", "\u2019"})
+
+
+def script_kinds(tokens: Iterable[Token]) -> set[bool]:
+    """For the tokens with letters: whether their script has case (True) or not (False)."""
+    return {has_case(token.text) for token in tokens if any(c.isalpha() for c in token.text)}
+
+
+def same_script_kind(name: Iterable[Token], part: Iterable[Token]) -> bool:
+    """Whether the words of `part` are written like those of `name`, in a script with case
+    or in one without (a name does not switch from Arabic letters to Latin ones midway)."""
+    return script_kinds(part) <= script_kinds(name)
 
 
 def single_space_after(token: Token) -> bool:
@@ -124,7 +136,8 @@ class NameExtent(LearnedData):
         for ent in ents:
             last = result[-1] if result else None
             if (last is not None and last.label_ in PERSON_LABELS
-                    and ent.label_ in PERSON_LABELS and self.is_joint(last, ent)):
+                    and ent.label_ in PERSON_LABELS and same_script_kind(last, ent)
+                    and self.is_joint(last, ent)):
                 result[-1] = Span(ent.doc, last.start, ent.end, label=last.label_)
             else:
                 result.append(ent)
@@ -156,7 +169,7 @@ class NameExtent(LearnedData):
         start, end = ent.start, ent.end
         while end - start < self.max_tokens:
             step = self.part_after(doc, end, taken, self.is_open(doc[start:end]))
-            if step is None:
+            if step is None or not same_script_kind(doc[start:end], doc[end:step]):
                 break
             closed_by_initial = initial_end(doc, end) == step
             end = step
@@ -164,7 +177,7 @@ class NameExtent(LearnedData):
                 break
         while end - start < self.max_tokens:
             step = self.part_before(doc, start, taken, self.is_open(doc[start:end]))
-            if step is None:
+            if step is None or not same_script_kind(doc[start:end], doc[step:start]):
                 break
             start = step
         if (start, end) == (ent.start, ent.end):
