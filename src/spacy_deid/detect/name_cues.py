@@ -58,6 +58,7 @@ from spacy_deid.detect.tokens import (
     is_name_like,
     is_name_word,
     learn_common_words,
+    name_particles,
     next_word,
     opens_line,
 )
@@ -174,7 +175,7 @@ class NameCues(LearnedData):
         """Count, over gold documents, what stands around, between and inside person names."""
         docs = list(docs)
         seen: Counter = Counter()
-        particles: Counter = Counter()
+        people: list[Span] = []
         joiners: Counter = Counter()
         inverted = 0
         before: dict[str, Counter] = defaultdict(Counter)
@@ -186,12 +187,10 @@ class NameCues(LearnedData):
             seen.update(filter(None, (field_label(doc, token.i) for token in doc)))
             lines = line_cues(doc)
             seen.update(lines.values())
-            people = [ent for ent in doc.ents if ent.label_ in PERSON_LABELS]
-            inverted += sum(is_inverted_name(ent) for ent in people)
-            for ent in people:
-                for token in ent:
-                    if token.is_lower and token.is_alpha:
-                        particles[token.lower_] += 1
+            doc_people = [ent for ent in doc.ents if ent.label_ in PERSON_LABELS]
+            people.extend(doc_people)
+            inverted += sum(is_inverted_name(ent) for ent in doc_people)
+            for ent in doc_people:
                 for cue in self.cues_before_name(doc, ent.start, entity_of, lines):
                     before[cue][ent.label_] += 1
                 cue = self.cue_after(doc, ent.end, entity_of)
@@ -206,7 +205,7 @@ class NameCues(LearnedData):
         self.cues_after = self.select_cues(after, seen)
         self.joiners = {word for word, count in joiners.items() if count >= self.min_cue_count}
         self.common_words = learn_common_words(docs, self.min_common_count)
-        self.particles = {word for word, count in particles.items() if count >= 2}
+        self.particles = name_particles(people, 2)
         self.inverted_names = inverted >= self.min_cue_count
 
     def select_cues(self, neighbours: dict[str, Counter], seen: Counter) -> dict[str, str]:

@@ -34,7 +34,6 @@ of the whole name.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 
 from spacy.language import Language
@@ -45,7 +44,7 @@ from spacy_deid.detect.gold import reference_docs
 from spacy_deid.detect.learned_data import LearnedData
 from spacy_deid.detect.name_cues import is_inverted_name, medical_title_words
 from spacy_deid.detect.name_forms import has_case, initial_end
-from spacy_deid.detect.tokens import COMMAS, is_name_like, learn_common_words
+from spacy_deid.detect.tokens import COMMAS, is_name_like, learn_common_words, name_particles
 from spacy_deid.lang import pipeline_language, validate_language
 from spacy_deid.lang.lexicon import lexicon
 from spacy_deid.schema import PERSON_LABELS
@@ -107,9 +106,7 @@ class NameExtent(LearnedData):
                             } | medical_title_words(self.lang)
         self.name_words = {token.lower_ for ent in people for token in ent
                            if token.is_alpha and len(token) >= 2}
-        particles = Counter(token.lower_ for ent in people for token in ent
-                            if token.is_alpha and token.is_lower)
-        self.particles = {word for word, count in particles.items() if count >= self.min_count}
+        self.particles = name_particles(people, self.min_count)
         self.inverted_names = sum(map(is_inverted_name, people)) >= self.min_count
 
     # -- finding --------------------------------------------------------------------
@@ -118,10 +115,9 @@ class NameExtent(LearnedData):
         taken = {i for ent in joined for i in range(ent.start, ent.end)}
         grown = []
         for ent in joined:
-            if ent.label_ in PERSON_LABELS:
-                own = set(range(ent.start, ent.end))
-                ent = self.grown(ent, taken - own)
-                taken |= set(range(ent.start, ent.end))
+            if ent.label_ in PERSON_LABELS:  # growing looks only at tokens outside `ent`
+                ent = self.grown(ent, taken)
+                taken.update(range(ent.start, ent.end))
             grown.append(ent)
         grown = self.joined(grown)  # parts that growing brought next to each other
         if [(e.start, e.end, e.label_) for e in grown] != [

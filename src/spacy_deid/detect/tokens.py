@@ -79,6 +79,14 @@ def entity_index(doc: Doc) -> dict[int, Span]:
     return {i: ent for ent in doc.ents for i in range(ent.start, ent.end)}
 
 
+def name_particles(people: Iterable[Span], min_count: int) -> set[str]:
+    """Lower-case words seen at least `min_count` times inside the person names `people`
+    ("von", "de"): particles, which may stand inside a name."""
+    counts = Counter(token.lower_ for ent in people for token in ent
+                     if token.is_lower and token.is_alpha)
+    return {word for word, count in counts.items() if count >= min_count}
+
+
 def learn_common_words(docs: Iterable[Doc], min_count: int,
                        also_in_names: bool = False) -> set[str]:
     """Lower-cased words seen at least `min_count` times outside any entity and, unless
