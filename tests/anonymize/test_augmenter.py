@@ -15,9 +15,11 @@ def augmenter(**settings):
     return registry.augmenters.get("spacy_deid.SurrogateAugmenter.v1")(**settings)
 
 
-def example(nlp, lang="de"):
+def example(nlp, lang="de", source=None):
     reference = annotated(nlp, TEXT, ENTITIES)
     reference.user_data["lang"] = lang
+    if source is not None:
+        reference.user_data["source"] = source
     return Example(nlp.make_doc(TEXT), reference)
 
 
@@ -52,7 +54,24 @@ def test_the_same_seed_gives_the_same_copies():
     assert texts[0] == texts[1]
 
 
+def test_a_source_with_copies_gets_that_many_different_copies():
+    nlp = blank("de")
+    make = augmenter(level=0.0, source_copies={"synthetic": 3})
+    examples = list(make(nlp, example(nlp, source="synthetic")))
+    assert len(examples) == 4
+    assert len({eg.reference.text for eg in examples}) == 4
+    assert all([ent.label_ for ent in eg.reference.ents] == [label for _, label in ENTITIES]
+               for eg in examples)
+    assert len(list(make(nlp, example(nlp, source="letters")))) == 1
+
+
 @pytest.mark.parametrize("settings", [{"level": -0.1}, {"lower_level": 1.5}])
 def test_bad_levels_are_refused(settings):
     with pytest.raises(ValueError, match="must be in"):
         augmenter(**settings)
+
+
+@pytest.mark.parametrize("copies", [-1, 1.5])
+def test_copies_that_are_not_a_whole_number_are_refused(copies):
+    with pytest.raises(ValueError, match="whole number"):
+        augmenter(source_copies={"synthetic": copies})

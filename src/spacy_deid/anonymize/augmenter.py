@@ -5,7 +5,10 @@ stands. This augmenter gives the NER, besides each training example, a copy in w
 gold span is replaced by a surrogate of its label from the anonymizer's generator (names
 and places of the document's language, dates in the same format, codes of the same shape),
 so that every epoch shows other surface forms in the same contexts. With `lower_level`, the
-copy writes person names in lower case, as hurried notes and messages do.
+copy writes person names in lower case, as hurried notes and messages do. With
+`source_copies`, the documents of a source that is a small share of the training data (the
+multi-genre documents beside the letters) get that many copies each, so that their genres
+weigh more without being repeated word for word.
 
 It is a spaCy augmenter (`[corpora.train.augmenter]`), seeded, so that a training run is
 reproducible. The language of a document is `doc.user_data["lang"]` (set by the corpus
@@ -31,13 +34,19 @@ Augmenter = Callable[[Language, Example], Iterator[Example]]
 
 
 @registry.augmenters("spacy_deid.SurrogateAugmenter.v1")
-def create_surrogate_augmenter(level: float = 0.5, lower_level: float = 0.1,
-                               seed: int = 0) -> Augmenter:
+def create_surrogate_augmenter(level: float = 0.5, lower_level: float = 0.1, seed: int = 0,
+                               source_copies: dict[str, int] | None = None) -> Augmenter:
     """Yield every example and, for a share `level` of them, a copy with surrogate PHI; in a
-    share `lower_level` of the copies the person names are lower-cased."""
+    share `lower_level` of the copies the person names are lower-cased. A document whose
+    source (`doc.user_data["source"]`) is in `source_copies` gets that many copies instead."""
     for name, value in (("level", level), ("lower_level", lower_level)):
         if not 0 <= value <= 1:
             raise ValueError(f"SurrogateAugmenter: {name} must be in [0, 1], not {value}")
+    source_copies = dict(source_copies or {})
+    for source, copies in source_copies.items():
+        if not isinstance(copies, int) or copies < 0:
+            raise ValueError(f"SurrogateAugmenter: copies of source {source!r} must be a "
+                             f"whole number ≥ 0, not {copies!r}")
     rng = random.Random(seed)
     generators: dict[str, SurrogateGenerator] = {}
 
@@ -46,17 +55,23 @@ def create_surrogate_augmenter(level: float = 0.5, lower_level: float = 0.1,
             generators[lang] = SurrogateGenerator(lang, seed=seed)
         return generators[lang]
 
+    def number_of_copies(doc: Doc) -> int:
+        source = doc.user_data.get("source")
+        if source in source_copies:
+            return source_copies[source]
+        return int(rng.random() < level)
+
     def augment(nlp: Language, example: Example) -> Iterator[Example]:
         yield example
-        if rng.random() >= level:
-            return
+        copies = number_of_copies(example.reference)
         lang = document_language(nlp, example.reference)
-        if lang is None or not example.reference.ents:
+        if not copies or lang is None or not example.reference.ents:
             return
-        lower_names = rng.random() < lower_level
-        copy = surrogate_copy(nlp, example.reference, generator_for(lang), lower_names)
-        if copy is not None:
-            yield copy
+        for _ in range(copies):
+            lower_names = rng.random() < lower_level
+            copy = surrogate_copy(nlp, example.reference, generator_for(lang), lower_names)
+            if copy is not None:
+                yield copy
 
     return augment
 
