@@ -40,7 +40,7 @@ from spacy_deid.translate.alignment import doc_char_spans
 
 RULES: tuple[str, ...] = ("deid_entity_bounds", "deid_name_cues", "deid_name_forms",
                           "deid_name_extent", "deid_id_cues", "deid_mention_propagation",
-                          "deid_presidio_patterns")
+                          "deid_user_names", "deid_presidio_patterns")
 NOT_DETECTORS: tuple[str, ...] = ("deid_anonymizer",)
 
 

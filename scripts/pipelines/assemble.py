@@ -10,9 +10,9 @@ and lot codes next to cue words), all four learned from
 checkpoint; the rules have none to pick, and learn more from more documents), the ID cues
 from every language's (`SPLITS_DIR/xx`),
 `deid_mention_propagation` (further mentions of detected names, places and IDs),
-`deid_presidio_patterns` (merged into `doc.ents` under its merge policy) and
-`deid_anonymizer` added, and the meta name `deid_<lang>`, so `spacy package` names it
-`xx_deid_<lang>`.
+`deid_user_names` (logins made from detected names), `deid_presidio_patterns` (merged
+into `doc.ents` under its merge policy) and `deid_anonymizer` added, and the meta name
+`deid_<lang>`, so `spacy package` names it `xx_deid_<lang>`.
 
 With `--multilingual-model training/xx/model-best` (as `spacy project run assemble` does),
 the NER trained on every language's documents runs after the language's own as

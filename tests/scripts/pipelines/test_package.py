@@ -295,7 +295,7 @@ def test_packaged_pipeline_installs_loads_by_name_and_deidentifies(tmp_path: Pat
     assert record["pipeline"] == ["deid_language_check", "ner", "deid_entity_bounds",
                                   "deid_name_cues",
                                   "deid_name_forms", "deid_name_extent", "deid_id_cues",
-                                  "deid_mention_propagation",
+                                  "deid_mention_propagation", "deid_user_names",
                                   "deid_presidio_patterns", "deid_anonymizer"]
     assert record["performance"]["relaxed_micro_f1"] == pytest.approx(0.92)
     packaged_seconds = time.perf_counter() - started

@@ -1,0 +1,86 @@
+import pytest
+import spacy
+
+
+def pipeline(lang="de", config=None):
+    nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {
+        "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": lang}}})
+    nlp.add_pipe("deid_user_names", config=config or {})
+    return nlp
+
+
+def with_entities(nlp, text, entities):
+    doc = nlp.make_doc(text)
+    doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=label)
+                for t, label in entities]
+    return nlp.get_pipe("deid_user_names")(doc)
+
+
+def usernames(doc):
+    return [e.text for e in doc.ents if e.label_ == "NAME_USERNAME"]
+
+
+@pytest.mark.parametrize(("lang", "text", "name", "login"), [
+    ("de", "Befund: Dr. Jonas Weidenbach. Freigabe: jweidenbach", "Jonas Weidenbach",
+     "jweidenbach"),
+    ("en", "Seen by Laura Penhallow, RN. Entered by lpenhallow2", "Laura Penhallow",
+     "lpenhallow2"),
+    ("tr", "Onay: Dr. Kerem Ağaoğlu. Kullanıcı: rad_kagaoglu", "Kerem Ağaoğlu",
+     "rad_kagaoglu"),
+    ("ru", "Врач Жуковская Лада Сергеевна. Исп.: zhukovskaya_ls", "Жуковская Лада Сергеевна",
+     "zhukovskaya_ls"),
+    ("uk", "Лікар Гнатюк Олег. Підписано: o.hnatiuk", "Гнатюк Олег", "o.hnatiuk"),
+    ("ar", "الطبيب سامر القحطاني. توقيع: sqahtani", "سامر القحطاني", "sqahtani"),
+    ("fa", "پزشک پریسا دهقان‌پور. امضا: p.dehghanpour", "پریسا دهقان‌پور", "p.dehghanpour"),
+])
+def test_a_login_made_from_a_detected_name_is_a_username(lang, text, name, login):
+    doc = with_entities(pipeline(lang), text, [(name, "NAME_DOCTOR")])
+    assert usernames(doc) == [login]
+
+
+def test_initials_count_only_in_brackets_after_the_name():
+    nlp = pipeline("it")
+    text = "TSRM: Rocco Lanfranchi (RL). Esame RL negativo. (RL)"
+    doc = with_entities(nlp, text, [("Rocco Lanfranchi", "NAME_OTHER")])
+    assert [(e.text, e.start_char) for e in doc.ents if e.label_ == "NAME_USERNAME"] == [
+        ("RL", 24)]
+
+
+def test_the_initials_window_is_a_setting():
+    text = "Pflege: Greta Hollmann, Stationsleitung der Klinik für Innere Medizin (GH)"
+    assert usernames(with_entities(pipeline("de"), text, [("Greta Hollmann", "NAME_OTHER")])) == []
+    doc = with_entities(pipeline("de", {"window": 8}), text, [("Greta Hollmann", "NAME_OTHER")])
+    assert usernames(doc) == ["GH"]
+
+
+def test_ordinary_words_surnames_alone_and_addresses_are_left_alone():
+    nlp = pipeline("en")
+    text = ("Dr. Bea Rain reviewed. rain expected; bains; e-mail b.rain@example.org; "
+            "see www.brain.example or /home/brain/notes. Login: brain")
+    doc = with_entities(nlp, text, [("Bea Rain", "NAME_DOCTOR")])
+    assert usernames(doc) == ["brain"]
+
+
+def test_short_latin_spellings_of_arabic_names_are_not_whole_words():
+    # "علي" may be spelt "li": too short to stand for the whole name in "ml"
+    nlp = pipeline("ar")
+    text = "الطبيب محمد علي. جرعة 5 ml"
+    doc = with_entities(nlp, text, [("محمد علي", "NAME_DOCTOR")])
+    assert usernames(doc) == []
+
+
+def test_existing_entities_win_and_people_without_two_words_are_skipped():
+    nlp = pipeline("de")
+    text = "Herr Brandauer, Benutzer kbrandauer. Dr. Kai Brandauer; Ausweis kbrandauer"
+    doc = with_entities(nlp, text, [("Brandauer", "NAME_PATIENT"), ("kbrandauer", "ID")])
+    assert usernames(doc) == []
+    doc = with_entities(nlp, text, [("Kai Brandauer", "NAME_DOCTOR"),
+                                    ("kbrandauer", "ID")])
+    assert [(e.text, e.label_) for e in doc.ents if e.text == "kbrandauer"] == [
+        ("kbrandauer", "ID"), ("kbrandauer", "NAME_USERNAME")]
+
+
+@pytest.mark.parametrize("config", [{"min_whole": 1}, {"window": -1}])
+def test_bad_settings_are_refused(config):
+    with pytest.raises(ValueError, match="deid_user_names"):
+        pipeline("de", config)
