@@ -53,3 +53,24 @@ def test_the_words_after_the_break_are_left_to_the_rule_based_detectors():
         doc = component(doc)
     assert [(e.text, e.label_) for e in doc.ents] == [
         ("Klinikum Nord", "LOCATION_HOSPITAL"), ("Zitteraal", "NAME_PATIENT")]
+
+
+def test_the_pieces_of_a_code_are_joined_into_one_id():
+    text = "LOT KX7-220914, Charge 55-1, Ref. AB-2023-118"
+    entities = [("KX7-", "ID"), ("220914", "ID"), ("55-", "ID"), ("1", "DATE"),
+                ("AB-2023-", "ID"), ("118", "ID")]
+    assert bounded(text, entities) == [
+        ("KX7-220914", "ID"), ("55-1", "ID"), ("AB-2023-118", "ID")]
+
+
+def test_touching_entities_of_one_label_are_joined_and_others_stay_apart():
+    text = "Dr.Leitner, Tel. 0351/4417"
+    entities = [("Dr.", "NAME_TITLE"), ("Leitner", "NAME_DOCTOR"), ("0351/", "CONTACT_PHONE"),
+                ("4417", "CONTACT_PHONE")]
+    assert bounded(text, entities) == [
+        ("Dr.", "NAME_TITLE"), ("Leitner", "NAME_DOCTOR"), ("0351/4417", "CONTACT_PHONE")]
+
+
+def test_entities_with_space_between_stay_apart():
+    text = "Zimmer 12 4711"
+    assert bounded(text, [("12", "ID"), ("4711", "ID")]) == [("12", "ID"), ("4711", "ID")]

@@ -1,4 +1,5 @@
-"""The `deid_entity_bounds` component: an entity ends at a paragraph break.
+"""The `deid_entity_bounds` component: an entity ends at a paragraph break, and a string
+without whitespace is one entity.
 
 No annotated PHI span in the corpus crosses a blank line, but the statistical NER now and
 then runs one across it: a hospital header on into the report title and the patient line
@@ -6,8 +7,13 @@ then runs one across it: a hospital header on into the report title and the pati
 break then carry a wrong label, and when a later detector drops the overlong span, they
 are not protected at all. This component cuts every entity at its first blank line and
 trims whitespace from its edges (a surrogate must not swallow the layout); what follows
-the break is left free for the rule-based detectors after it. Place it right after the
-NER.
+the break is left free for the rule-based detectors after it.
+
+The second NER only fills the gaps the first one left, so a code the first found in part
+comes out in pieces ("PE3-" + "118290", "RAD-" + "2024-0931455"). No annotated PHI spans
+touch without whitespace between them except a title and a name, so entities that touch
+are joined: into one of their label when both have it, into an ID when one is an ID. Place
+it right after the NERs.
 """
 
 from __future__ import annotations
@@ -36,16 +42,40 @@ def within_paragraph(ent: Span) -> Span | None:
     return ent.doc.char_span(start, end, label=ent.label_, alignment_mode="contract")
 
 
+def joined_label(first: Span, second: Span) -> str | None:
+    """The label of `first` and `second` as one entity when they touch (no character between
+    them) and share their label or one is an ID; None when they stay apart."""
+    if first.end_char != second.start_char:
+        return None
+    if first.label_ == second.label_:
+        return first.label_
+    return "ID" if "ID" in (first.label_, second.label_) else None
+
+
+def join_touching(ents: list[Span]) -> list[Span]:
+    """`ents` (in text order) with the entities that touch joined (see `joined_label`)."""
+    joined: list[Span] = []
+    for ent in ents:
+        label = joined_label(joined[-1], ent) if joined else None
+        if label is None:
+            joined.append(ent)
+        else:
+            joined[-1] = Span(ent.doc, joined[-1].start, ent.end, label=label)
+    return joined
+
+
 class EntityBounds:
-    """Cut entities at paragraph breaks and trim their whitespace (see the module docstring)."""
+    """Cut entities at paragraph breaks, trim their whitespace and join the entities that
+    touch (see the module docstring)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
 
     def __call__(self, doc: Doc) -> Doc:
-        bounded = [within_paragraph(ent) for ent in doc.ents]
-        if any(new is not old for new, old in zip(bounded, doc.ents, strict=True)):
-            doc.ents = [span for span in bounded if span is not None]
+        bounded = [span for span in map(within_paragraph, doc.ents) if span is not None]
+        joined = join_touching(bounded)
+        if joined != list(doc.ents):
+            doc.ents = joined
         return doc
 
 
