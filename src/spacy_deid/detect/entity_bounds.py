@@ -10,9 +10,9 @@ trims whitespace from its edges (a surrogate must not swallow the layout); what 
 the break is left free for the rule-based detectors after it.
 
 The second NER only fills the gaps the first one left, so a code the first found in part
-comes out in pieces ("PE3-" + "118290", "RAD-" + "2024-0931455"). No annotated PHI spans
-touch without whitespace between them except a title and a name, so entities that touch
-are joined: into one of their label when both have it, into an ID when one is an ID. Place
+comes out in pieces ("PE3-" + "118290", "RAD-" + "2024-0931455"). No two annotated IDs
+touch without whitespace between them, so two IDs that touch are joined into one. Other
+touching entities stay apart: a date range ("03-06/2022") may be annotated in part. Place
 it right after the NERs.
 """
 
@@ -42,38 +42,32 @@ def within_paragraph(ent: Span) -> Span | None:
     return ent.doc.char_span(start, end, label=ent.label_, alignment_mode="contract")
 
 
-def joined_label(first: Span, second: Span) -> str | None:
-    """The label of `first` and `second` as one entity when they touch (no character between
-    them) and share their label or one is an ID; None when they stay apart."""
-    if first.end_char != second.start_char:
-        return None
-    if first.label_ == second.label_:
-        return first.label_
-    return "ID" if "ID" in (first.label_, second.label_) else None
+def are_pieces_of_one_id(first: Span, second: Span) -> bool:
+    """Whether `first` and `second` are both IDs and touch (no character between them)."""
+    return first.label_ == second.label_ == "ID" and first.end_char == second.start_char
 
 
-def join_touching(ents: list[Span]) -> list[Span]:
-    """`ents` (in text order) with the entities that touch joined (see `joined_label`)."""
+def join_touching_ids(ents: list[Span]) -> list[Span]:
+    """`ents` (in text order) with the IDs that touch joined into one."""
     joined: list[Span] = []
     for ent in ents:
-        label = joined_label(joined[-1], ent) if joined else None
-        if label is None:
-            joined.append(ent)
+        if joined and are_pieces_of_one_id(joined[-1], ent):
+            joined[-1] = Span(ent.doc, joined[-1].start, ent.end, label="ID")
         else:
-            joined[-1] = Span(ent.doc, joined[-1].start, ent.end, label=label)
+            joined.append(ent)
     return joined
 
 
 class EntityBounds:
-    """Cut entities at paragraph breaks, trim their whitespace and join the entities that
-    touch (see the module docstring)."""
+    """Cut entities at paragraph breaks, trim their whitespace and join the IDs that touch
+    (see the module docstring)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
 
     def __call__(self, doc: Doc) -> Doc:
         bounded = [span for span in map(within_paragraph, doc.ents) if span is not None]
-        joined = join_touching(bounded)
+        joined = join_touching_ids(bounded)
         if joined != list(doc.ents):
             doc.ents = joined
         return doc
