@@ -120,6 +120,18 @@ def test_case_number_needs_context_and_context_words_extend_it():
     assert ents(extended(text)) == [("31875294", "ID")]
 
 
+@pytest.mark.parametrize(("lang", "text", "expected"), [
+    ("en", "Lot KJ-61-40972Q implanted.", [("KJ-61-40972Q", "ID")]),
+    ("fr", "Examen XR/2023/55817 validé", [("XR/2023/55817", "ID")]),
+    ("ru", "Образец 7Т41096 принят", [("7Т41096", "ID")]),
+    # fewer digits, lower-case letters, dots, no letter at all: no code
+    ("de", "CYP2D6, COVID-19, HbA1c, S72.01, 120/80mmHg, 2024-09-12, KT0319A", []),
+])
+def test_codes_of_capitals_and_five_digits_need_no_context(lang, text, expected):
+    found = [ent for ent in ents(pipeline(lang)(text)) if ent[1] == "ID"]
+    assert found == expected
+
+
 def test_score_threshold_filters(pl_nlp):
     text = "Numer 52 585 42 23"  # no phone word: Presidio's phone score alone
     assert ents(pl_nlp(text)) == [("52 585 42 23", "CONTACT_PHONE")]
