@@ -1,19 +1,16 @@
 import pytest
-import spacy
+
+from tests.annotated_docs import annotated, blank
 
 
 def pipeline(lang="de", config=None):
-    nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {
-        "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": lang}}})
+    nlp = blank(lang)
     nlp.add_pipe("deid_user_names", config=config or {})
     return nlp
 
 
 def with_entities(nlp, text, entities):
-    doc = nlp.make_doc(text)
-    doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=label)
-                for t, label in entities]
-    return nlp.get_pipe("deid_user_names")(doc)
+    return nlp.get_pipe("deid_user_names")(annotated(nlp, text, entities))
 
 
 def usernames(doc):
@@ -74,8 +71,8 @@ def test_existing_entities_win_and_people_without_two_words_are_skipped():
     text = "Herr Brandauer, Benutzer kbrandauer. Dr. Kai Brandauer; Ausweis kbrandauer"
     doc = with_entities(nlp, text, [("Brandauer", "NAME_PATIENT"), ("kbrandauer", "ID")])
     assert usernames(doc) == []
-    doc = with_entities(nlp, text, [("Kai Brandauer", "NAME_DOCTOR"),
-                                    ("kbrandauer", "ID")])
+    doc = with_entities(nlp, text, [("kbrandauer", "ID"),
+                                    ("Kai Brandauer", "NAME_DOCTOR")])
     assert [(e.text, e.label_) for e in doc.ents if e.text == "kbrandauer"] == [
         ("kbrandauer", "ID"), ("kbrandauer", "NAME_USERNAME")]
 
