@@ -88,12 +88,9 @@ def login_readings(login: str) -> list[str]:
     "rad", "ayilmazkaya" and "radayilmazkaya", so a role or number around the name is
     allowed."""
     parts = [re.sub(r"\d", "", part).lower() for part in SEPARATOR.split(login)]
-    return [
-        "".join(parts[first:last])
-        for first in range(len(parts))
-        for last in range(first + 1, len(parts) + 1)
-        if "".join(parts[first:last])
-    ]
+    runs = ("".join(parts[first:last])
+            for first in range(len(parts)) for last in range(first + 1, len(parts) + 1))
+    return [run for run in runs if run]
 
 
 def in_brackets(doc: Doc, span: Span) -> bool:
@@ -133,9 +130,13 @@ class UserNames:
         bracketed = in_brackets(doc, span)
         if not bracketed and not any(any_whole.search(reading) for reading in readings):
             return False
+        tried = set()  # a name mentioned several times is tried once
         for ent, words in people:
             initials_only = (bracketed and ent.end <= span.start - 1
                              and span.start - 1 - ent.end <= self.window)
+            if (words, initials_only) in tried:
+                continue
+            tried.add((words, initials_only))
             if any(spells_name(reading, words, initials_only, self.min_whole)
                    for reading in readings):
                 return True

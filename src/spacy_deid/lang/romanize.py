@@ -64,14 +64,20 @@ def alternatives(spellings: tuple[str, ...]) -> str:
     return options[0] if len(options) == 1 else f"(?:{'|'.join(options)})"
 
 
+def split_article(word: str) -> tuple[str, str]:
+    """`word` in lower case as (Arabic article, rest); the article is "" when there is none
+    or when the word is no more than the article and one letter."""
+    word = word.lower()
+    if word.startswith(ARABIC_ARTICLE) and len(word) > len(ARABIC_ARTICLE) + 1:
+        return ARABIC_ARTICLE, word[len(ARABIC_ARTICLE):]
+    return "", word
+
+
 @cache
 def latin_pattern(word: str) -> str:
     """A regular expression (lower case) for the Latin spellings of `word`."""
-    word = word.lower()
-    article = ""
-    if word.startswith(ARABIC_ARTICLE) and len(word) > len(ARABIC_ARTICLE) + 1:
-        article, word = "(?:[ae]l-?)?", word[len(ARABIC_ARTICLE):]
-    parts = []
+    article, word = split_article(word)
+    parts = ["(?:[ae]l-?)?"] if article else []
     for letter in word:
         if not letter.isalpha():
             continue
@@ -81,16 +87,14 @@ def latin_pattern(word: str) -> str:
             parts.append(alternatives(spellings + doubled) + UNWRITTEN_VOWELS)
         else:
             parts.append(alternatives(spellings))
-    return article + "".join(parts)
+    return "".join(parts)
 
 
 @cache
 def initial_pattern(word: str) -> str | None:
     """A regular expression for the Latin spellings of the first letter of `word` (None
     when the word has no letter)."""
-    word = word.lower()
-    if word.startswith(ARABIC_ARTICLE) and len(word) > len(ARABIC_ARTICLE) + 1:
-        word = word[len(ARABIC_ARTICLE):]
+    _, word = split_article(word)
     letter = next((char for char in word if char.isalpha()), None)
     if letter is None:
         return None
