@@ -38,9 +38,9 @@ from scripts.pipelines.assemble import assemble_pipeline, id_cue_learning_paths
 from spacy_deid.lang import parse_language_codes
 from spacy_deid.translate.alignment import doc_char_spans
 
-RULES: tuple[str, ...] = ("deid_entity_bounds", "deid_name_cues", "deid_name_forms",
-                          "deid_name_extent", "deid_id_cues", "deid_mention_propagation",
-                          "deid_user_names", "deid_presidio_patterns")
+RULES: tuple[str, ...] = ("deid_entity_bounds", "deid_date_shapes", "deid_name_cues",
+                          "deid_name_forms", "deid_name_extent", "deid_id_cues",
+                          "deid_mention_propagation", "deid_user_names", "deid_presidio_patterns")
 NOT_DETECTORS: tuple[str, ...] = ("deid_anonymizer",)
 
 

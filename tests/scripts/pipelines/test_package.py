@@ -293,7 +293,7 @@ def test_packaged_pipeline_installs_loads_by_name_and_deidentifies(tmp_path: Pat
             if "extra ==" not in req]
     assert not [req for req in [*record["requirements"], *core] if req.startswith(heavy)]
     assert record["pipeline"] == ["deid_language_check", "ner", "deid_entity_bounds",
-                                  "deid_name_cues",
+                                  "deid_date_shapes", "deid_name_cues",
                                   "deid_name_forms", "deid_name_extent", "deid_id_cues",
                                   "deid_mention_propagation", "deid_user_names",
                                   "deid_presidio_patterns", "deid_anonymizer"]
