@@ -45,3 +45,15 @@ def test_min_digits_sets_how_long_a_code_must_be():
 
 def test_an_empty_document_passes():
     assert relabelled("", []) == []
+
+
+def test_a_strategy_for_dates_does_not_reach_the_relabelled_number():
+    nlp = blank("en")
+    nlp.add_pipe("deid_date_shapes")
+    nlp.add_pipe("deid_anonymizer", config={"lang": "en", "strategies": {"DATE": "keep"}})
+    text = "Case: 215873409317, seen on 12.03.2024."
+    doc = annotated(nlp, text, [("215873409317", "DATE"), ("12.03.2024", "DATE")])
+    for _, component in nlp.pipeline:
+        doc = component(doc)
+    assert "12.03.2024" in doc._.deid_text
+    assert "215873409317" not in doc._.deid_text

@@ -2,7 +2,8 @@
 
 The NERs learned dates from digits and separators, and now and then they take a long
 number for one ("Case: 215873409317", "Паспорт: 03 09 514772"). The anonymizer then
-writes a date-like surrogate and the scores count a wrong label. A date has separators
+writes a date-like surrogate, and a strategy chosen for dates (`keep`, for a study that
+needs the real dates) would apply to an identifier. A date has separators
 or a month word, or is a short run of digits; a run of `min_digits` or more digits with
 at most spaces between the groups, unless the groups read as day, month, year
 ("12 03 2024") or year, month, day ("2024 03 12"), is a code. Such a DATE entity becomes
