@@ -32,7 +32,13 @@ from typing import Annotated, Any  # noqa: E402
 import srsly  # noqa: E402
 import typer  # noqa: E402
 
-from scripts.evaluation.evaluate import command_line, select_device, timestamp  # noqa: E402
+from scripts.evaluation.evaluate import (  # noqa: E402
+    command_line,
+    cpu_model,
+    load_pipeline,
+    select_device,
+    timestamp,
+)
 
 
 def limit_to_one_core() -> dict[str, Any]:
@@ -97,16 +103,6 @@ def measure_throughput(nlp: Any, texts: Sequence[str], repeats: int = 3, warmup:
     }
 
 
-def cpu_model() -> str:
-    """A human-readable CPU name (from /proc/cpuinfo on Linux), for the record."""
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.is_file():
-        for line in cpuinfo.read_text(errors="replace").splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or platform.machine()
-
-
 def update_throughput_file(path: Path, entry: Mapping[str, Any]) -> dict[str, Any]:
     """Insert or replace `entry` (keyed by its "name") in the throughput JSON at `path`."""
     path = Path(path)
@@ -123,18 +119,21 @@ def update_throughput_file(path: Path, entry: Mapping[str, Any]) -> dict[str, An
 
 
 def benchmark_pipeline(model: Path, data: Path, name: str | None = None, repeats: int = 3,
-                       warmup: int = 20, batch_size: int = 64,
-                       gpu_id: int = -1) -> dict[str, Any]:
+                       warmup: int = 20, batch_size: int = 64, gpu_id: int = -1,
+                       cpu_precision: str | None = None) -> dict[str, Any]:
     """Load the pipeline on the chosen device, limit it to one core, and return its
-    throughput entry."""
+    throughput entry (with the precision each transformer encoder ran in)."""
     settings = limit_to_one_core()
     import spacy
 
-    if not Path(model).exists():
-        raise FileNotFoundError(f"Pipeline directory not found: {model}")
+    from spacy_deid.detect.transformer_model import encoder_precisions
+
     settings.update(select_device(gpu_id))
+    nlp = load_pipeline(model, cpu_precision)
     texts = read_texts(Path(data))
-    nlp = spacy.load(model)
+    precisions = encoder_precisions(nlp)
+    if precisions:
+        settings["encoder_precision"] = precisions
     result = measure_throughput(nlp, texts, repeats=repeats, warmup=warmup,
                                 batch_size=batch_size)
     return {
@@ -167,11 +166,15 @@ def main(
     warmup: Annotated[int, typer.Option("--warmup", help="Texts processed before timing")] = 20,
     batch_size: Annotated[int, typer.Option("--batch-size", help="nlp.pipe batch size")] = 64,
     gpu_id: Annotated[int, typer.Option("--gpu-id", help="GPU id, -1 for the CPU")] = -1,
+    cpu_precision: Annotated[str | None, typer.Option(
+        "--cpu-precision", help="Transformer encoders on a CPU: auto, float32 or bfloat16 "
+        "(default: as the pipeline's config says)")] = None,
 ) -> None:
     """Measure the throughput of MODEL on the texts of DATA (one core, or a GPU) and
     record it."""
     try:
-        entry = benchmark_pipeline(model, data, name, repeats, warmup, batch_size, gpu_id)
+        entry = benchmark_pipeline(model, data, name, repeats, warmup, batch_size, gpu_id,
+                                   cpu_precision)
         update_throughput_file(output, entry)
     except (FileNotFoundError, ValueError) as err:
         typer.echo(f"Error: {err}", err=True)

@@ -27,6 +27,7 @@ Usage::
 
 from __future__ import annotations
 
+import platform
 import shlex
 import statistics
 import sys
@@ -453,6 +454,32 @@ def select_device(gpu_id: int) -> dict[str, Any]:
         raise ValueError(f"GPU {gpu_id} is not usable by spaCy (it needs cupy and a CUDA "
                          f"build of torch): {err}") from err
     return {"device": current_device(), "gpu_id": gpu_id}
+
+
+def load_pipeline(model: Path, cpu_precision: str | None = None) -> Any:
+    """`spacy.load` the pipeline, with its transformer encoders' `cpu_precision` ("auto",
+    "float32", "bfloat16") set where given."""
+    import spacy
+
+    from spacy_deid.detect.transformer_model import cpu_precision_overrides
+
+    if not Path(model).exists():
+        raise FileNotFoundError(f"Pipeline directory not found: {model}")
+    overrides = {}
+    if cpu_precision is not None:
+        config = spacy.util.load_config(Path(model) / "config.cfg", interpolate=False)
+        overrides = cpu_precision_overrides(config, cpu_precision)
+    return spacy.load(model, config=overrides)
+
+
+def cpu_model() -> str:
+    """A human-readable CPU name (from /proc/cpuinfo on Linux), for the record."""
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        for line in cpuinfo.read_text(errors="replace").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
 
 
 def timestamp() -> str:

@@ -109,7 +109,8 @@ def test_transformer_config_names_a_multilingual_encoder_and_a_gpu_allocator():
     assert config["nlp"]["pipeline"] == ["transformer", "ner"]
     assert config["nlp"]["tokenizer"]["@tokenizers"] == "spacy_deid.Tokenizer.v1"
     model = config["components"]["transformer"]["model"]
-    assert model["@architectures"] == "spacy-transformers.TransformerModel.v3"
+    assert model["@architectures"] == "spacy_deid.TransformerModel.v1"
+    assert model["cpu_precision"] == "auto"
     listener = config["components"]["ner"]["model"]["tok2vec"]
     assert listener["@architectures"] == "spacy-transformers.TransformerListener.v1"
 

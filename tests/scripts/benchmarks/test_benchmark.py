@@ -20,6 +20,7 @@ from scripts.benchmarks.benchmark import (
     select_device,
     update_throughput_file,
 )
+from scripts.evaluation.evaluate import load_pipeline
 
 REPO = Path(__file__).resolve().parents[3]
 TEXTS = ["Max Muster kam am 01.02.2020.", "Dr. Anna Beispiel, Tel. 030 1234567.", "Keine."]
@@ -126,3 +127,13 @@ def test_cli_benchmarks_a_saved_pipeline(tmp_path):
     assert len(entry.get("cpu_affinity", [0])) == 1
     assert entry["components"] == ["entity_ruler"]
     assert entry["command"].startswith("python -m scripts.benchmarks.benchmark ")
+    assert "encoder_precision" not in entry  # no transformer encoder in this pipeline
+
+
+def test_load_pipeline_refuses_an_unknown_cpu_precision_and_a_missing_folder(tmp_path):
+    spacy.blank("xx").to_disk(tmp_path / "model")
+    assert load_pipeline(tmp_path / "model", "float32").pipe_names == []
+    with pytest.raises(ValueError, match="cpu_precision must be one of"):
+        load_pipeline(tmp_path / "model", "fp8")
+    with pytest.raises(FileNotFoundError, match="Pipeline directory not found"):
+        load_pipeline(tmp_path / "missing", None)
