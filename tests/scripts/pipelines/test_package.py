@@ -26,6 +26,7 @@ import spacy
 import srsly
 from spacy.tokens import DocBin
 from spacy.training import Example
+from spacy.util import fix_random_seed
 
 import scripts.pipelines.check_packages as check_packages_module
 from scripts.pipelines.assemble import assemble_pipeline
@@ -84,7 +85,9 @@ def train_tiny_pipeline(lang: str, output: Path) -> None:
 
 def train_tiny_ner(lang: str, model_dir: Path, train_path: Path) -> None:
     """Train the tiny NER with the tokenizer of `lang` (`xx`: the multilingual one); save it
-    to `model_dir` and its training documents to `train_path`."""
+    to `model_dir` and its training documents to `train_path`. Seeded, so that the weights do
+    not depend on which tests ran before."""
+    fix_random_seed(0)
     nlp = blank_deid(lang)
     nlp.add_pipe("ner", config=small_ner_config())
     examples = [Example.from_dict(nlp.make_doc(text), {"entities": ents})
