@@ -13,6 +13,9 @@ Usage::
 
     python -m scripts.evaluation.ablate_rules training corpus/splits metrics/rule_ablation.json \
         --langs de,en --multilingual-model training/xx/model-best
+
+With `--ner-model training_trf/xx/model-best --gpu-id 0` the one transformer NER is the NER of
+every language, as in the `_trf` pipelines: which rules still add recall on top of it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from scripts.evaluation.evaluate import (
     package_versions,
     read_gold_docs,
     score_documents,
+    select_device,
     timestamp,
 )
 from scripts.pipelines.assemble import assemble_pipeline, id_cue_learning_paths
@@ -69,14 +73,27 @@ def score_variant(nlp: Language, docs: Sequence[Any], disable: Sequence[str]) ->
 
 
 def ablate_language(training_dir: Path, splits_dir: Path, lang: str,
-                    multilingual_model: Path | None) -> dict[str, Any]:
-    """Every variant of `lang`'s pipeline (rules learned from train only) on its dev split."""
+                    multilingual_model: Path | None,
+                    ner_model: Path | None = None) -> dict[str, Any]:
+    """Every variant of `lang`'s pipeline (rules learned from train only) on its dev split;
+    its NER is `ner_model` where given, else `<training_dir>/<lang>/model-best`."""
+    model_dir = ner_model or training_dir / lang / "model-best"
+    if not model_dir.exists():
+        raise FileNotFoundError(f"no trained pipeline at {model_dir}")
     train, dev = splits_dir / lang / "train.spacy", splits_dir / lang / "dev.spacy"
     id_train = id_cue_learning_paths(splits_dir, lang)[:1]  # its training split, no dev
-    nlp = assemble_pipeline(training_dir / lang / "model-best", lang, [train], multilingual_model,
+    nlp = assemble_pipeline(model_dir, lang, [train], multilingual_model,
                             id_gold_paths=id_train)
     docs = read_gold_docs(dev, nlp.vocab)
     return {name: score_variant(nlp, docs, off) for name, off in variants(nlp).items()}
+
+
+def report(lang: str, variants_scores: dict[str, Any]) -> None:
+    """Print each variant's strict recall and F1 per source."""
+    for variant, sources in variants_scores.items():
+        parts = [f"{source} R={row['strict_micro']['r']:.3f} "
+                 f"F1={row['strict_micro']['f1']:.3f}" for source, row in sources.items()]
+        typer.echo(f"{lang} {variant}: {'; '.join(parts)}")
 
 
 def main(
@@ -86,18 +103,25 @@ def main(
     langs: Annotated[str, typer.Option(help="Space- or comma-separated language codes")],
     multilingual_model: Annotated[Path | None, typer.Option(
         help="The multilingual NER (e.g. training/xx/model-best), run second")] = None,
+    ner_model: Annotated[Path | None, typer.Option(
+        help="One trained pipeline as every language's NER (e.g. training_trf/xx/model-best) "
+             "instead of <training_dir>/<lang>/model-best")] = None,
+    gpu_id: Annotated[int, typer.Option(help="GPU id, -1 for the CPU")] = -1,
 ) -> None:
     """Write the dev-split scores of every rule-component variant for every language."""
-    results = {}
-    for lang in parse_language_codes(langs):
-        results[lang] = ablate_language(training_dir, splits_dir, lang, multilingual_model)
-        for variant, sources in results[lang].items():
-            parts = [f"{source} R={row['strict_micro']['r']:.3f} "
-                     f"F1={row['strict_micro']['f1']:.3f}" for source, row in sources.items()]
-            typer.echo(f"{lang} {variant}: {'; '.join(parts)}")
+    try:
+        device = select_device(gpu_id)
+        results = {}
+        for lang in parse_language_codes(langs):
+            results[lang] = ablate_language(training_dir, splits_dir, lang, multilingual_model,
+                                            ner_model)
+            report(lang, results[lang])
+    except (FileNotFoundError, ValueError) as err:
+        typer.echo(f"Error: {err}", err=True)
+        raise typer.Exit(code=1) from err
     output.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_json(output, {"command": command_line(), "created": timestamp(),
-                              "split": "dev", "rules_learned_from": "train",
+                              "split": "dev", "rules_learned_from": "train", **device,
                               "versions": package_versions(), "languages": results})
 
 

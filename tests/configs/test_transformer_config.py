@@ -12,6 +12,7 @@ import huggingface_hub.constants
 import pytest
 import spacy
 import transformers.utils.hub
+from spacy.language import Language
 from spacy.tokens import DocBin
 from spacy.training import Example
 from spacy.util import load_config, load_model_from_config
@@ -151,18 +152,24 @@ def test_transformer_config_trains_on_a_local_tiny_bert_and_round_trips(offline,
     assert entity_triples(reloaded(plain)) == entity_triples(doc)
 
 
-def test_transformer_config_runs_a_modernbert_encoder(offline, tmp_path):
-    examples_text = [parse_inline_tags(text, "test") for text in TEXTS]
-    weights = save_tiny_modernbert(tmp_path / "tiny-modernbert", [t for t, _ in examples_text])
-    overrides = {"paths.transformer_name": str(weights)}
+def initialized_pipeline(overrides: dict[str, str]) -> tuple[Language, list[Example]]:
+    """configs/transformer.cfg with `overrides`, initialised on the examples of TEXTS;
+    returns the pipeline and the examples."""
     config = load_config(TRANSFORMER_CONFIG, overrides=overrides, interpolate=True)
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
     examples = []
-    for text, spans in examples_text:
+    for text, spans in (parse_inline_tags(text, "test") for text in TEXTS):
         reference = nlp.make_doc(text)
         reference.ents = [reference.char_span(s.start, s.end, s.label) for s in spans]
         examples.append(Example(nlp.make_doc(text), reference))
     nlp.initialize(lambda: examples)
+    return nlp, examples
+
+
+def test_transformer_config_runs_a_modernbert_encoder(offline, tmp_path):
+    examples_text = [parse_inline_tags(text, "test") for text in TEXTS]
+    weights = save_tiny_modernbert(tmp_path / "tiny-modernbert", [t for t, _ in examples_text])
+    nlp, examples = initialized_pipeline({"paths.transformer_name": str(weights)})
     losses = nlp.update(examples)
     assert losses["ner"] > 0 and losses["transformer"] > 0
     doc = nlp(examples_text[0][0])

@@ -10,8 +10,7 @@ import numpy
 import pytest
 import spacy
 from spacy.language import Language
-from spacy.training import Example
-from spacy.util import fix_random_seed, load_config, load_model_from_config
+from spacy.util import fix_random_seed
 
 from spacy_deid.detect.transformer_model import (
     cpu_has_native_bfloat16,
@@ -22,7 +21,7 @@ from spacy_deid.detect.transformer_model import (
 from spacy_deid.translate.inline_tags import parse_inline_tags
 from tests.configs.test_transformer_config import (  # noqa: F401 (offline is a fixture)
     TEXTS,
-    TRANSFORMER_CONFIG,
+    initialized_pipeline,
     offline,
     save_tiny_bert,
 )
@@ -72,18 +71,10 @@ def test_an_unknown_cpu_precision_is_refused_with_the_choices():
 def tiny_transformer_pipeline(tmp_path: Path, cpu_precision: str) -> Language:
     """configs/transformer.cfg on a tiny BERT, initialised (seeded) on the test texts."""
     fix_random_seed(0)
-    examples_text = [parse_inline_tags(text, "test") for text in TEXTS]
-    weights = save_tiny_bert(tmp_path / f"bert-{cpu_precision}", [t for t, _ in examples_text])
-    overrides = {"paths.transformer_name": str(weights),
-                 "components.transformer.model.cpu_precision": cpu_precision}
-    config = load_config(TRANSFORMER_CONFIG, overrides=overrides, interpolate=True)
-    nlp = load_model_from_config(config, auto_fill=True, validate=True)
-    examples = []
-    for text, spans in examples_text:
-        reference = nlp.make_doc(text)
-        reference.ents = [reference.char_span(s.start, s.end, s.label) for s in spans]
-        examples.append(Example(nlp.make_doc(text), reference))
-    nlp.initialize(lambda: examples)
+    texts = [parse_inline_tags(text, "test")[0] for text in TEXTS]
+    weights = save_tiny_bert(tmp_path / f"bert-{cpu_precision}", texts)
+    nlp, _ = initialized_pipeline({"paths.transformer_name": str(weights),
+                                   "components.transformer.model.cpu_precision": cpu_precision})
     return nlp
 
 
