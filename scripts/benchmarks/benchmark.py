@@ -38,6 +38,7 @@ from scripts.evaluation.evaluate import (  # noqa: E402
     load_pipeline,
     select_device,
     timestamp,
+    transformer_precisions,
 )
 
 
@@ -126,12 +127,10 @@ def benchmark_pipeline(model: Path, data: Path, name: str | None = None, repeats
     settings = limit_to_one_core()
     import spacy
 
-    from spacy_deid.detect.transformer_model import encoder_precisions
-
     settings.update(select_device(gpu_id))
     nlp = load_pipeline(model, cpu_precision)
     texts = read_texts(Path(data))
-    precisions = encoder_precisions(nlp)
+    precisions = transformer_precisions(nlp)
     if precisions:
         settings["encoder_precision"] = precisions
     result = measure_throughput(nlp, texts, repeats=repeats, warmup=warmup,

@@ -461,15 +461,26 @@ def load_pipeline(model: Path, cpu_precision: str | None = None) -> Any:
     "float32", "bfloat16") set where given."""
     import spacy
 
-    from spacy_deid.detect.transformer_model import cpu_precision_overrides
-
     if not Path(model).exists():
         raise FileNotFoundError(f"Pipeline directory not found: {model}")
     overrides = {}
     if cpu_precision is not None:
+        from spacy_deid.detect.transformer_model import cpu_precision_overrides
+
         config = spacy.util.load_config(Path(model) / "config.cfg", interpolate=False)
         overrides = cpu_precision_overrides(config, cpu_precision)
     return spacy.load(model, config=overrides)
+
+
+def transformer_precisions(nlp: Any) -> dict[str, str]:
+    """The precision each transformer encoder of `nlp` runs in here (see
+    `spacy_deid.detect.transformer_model.encoder_precisions`); empty for a pipeline without
+    one, which needs no transformer runtime installed."""
+    if not any(nlp.get_pipe_meta(name).factory == "transformer" for name in nlp.pipe_names):
+        return {}
+    from spacy_deid.detect.transformer_model import encoder_precisions
+
+    return encoder_precisions(nlp)
 
 
 def cpu_model() -> str:

@@ -8,6 +8,7 @@ import spacy
 from spacy.tokens import DocBin
 
 from scripts.evaluation.cpu_precision import compare_language, compare_predictions
+from scripts.evaluation.evaluate import load_pipeline, transformer_precisions
 from spacy_deid.translate.inline_tags import CharSpan, parse_inline_tags
 from tests.configs import write_docbin
 from tests.configs.test_transformer_config import TEXTS, offline  # noqa: F401 (a fixture)
@@ -46,6 +47,8 @@ def test_a_tiny_transformer_pipeline_is_compared_on_its_test_documents(offline, 
     (tmp_path / "de").mkdir()
     nlp.to_disk(tmp_path / "de" / "pipeline")
     gold_path = write_docbin(tmp_path / "test.spacy", "de", TEXTS)
+    assert transformer_precisions(load_pipeline(tmp_path / "de" / "pipeline", "float32")) == {
+        "transformer": "float32"}
     result = compare_language(tmp_path / "de" / "pipeline", gold_path)
     assert result["n_docs"] == len(TEXTS)
     assert 0 <= result["docs_with_the_same_entities"] <= len(TEXTS)
