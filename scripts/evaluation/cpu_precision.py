@@ -31,7 +31,7 @@ from scripts.evaluation.evaluate import (
     timestamp,
     write_json,
 )
-from spacy_deid.detect.transformer_model import encoder_precisions
+from spacy_deid.detect.transformer_model import ARCHITECTURE, encoder_precisions
 from spacy_deid.lang import parse_language_codes
 from spacy_deid.translate.alignment import doc_char_spans
 from spacy_deid.translate.inline_tags import CharSpan
@@ -60,12 +60,13 @@ def compare_predictions(gold: Sequence[Sequence[CharSpan]],
 
 def compare_language(model: Path, test_path: Path) -> dict[str, Any]:
     """Run the pipeline at `model` over a test DocBin in both precisions and compare."""
-    pipelines = {name: load_pipeline(model, name) for name in PRECISIONS}
-    for name, nlp in pipelines.items():
-        if not encoder_precisions(nlp):
-            raise ValueError(f"{model} has no spacy_deid.TransformerModel.v1 encoder to run "
-                             f"in {name}")
-    docs = read_gold_docs(test_path, pipelines["float32"].vocab)
+    first = load_pipeline(model, PRECISIONS[0])
+    if not encoder_precisions(first):
+        raise ValueError(f"{model} has no {ARCHITECTURE} encoder to run in "
+                         f"{' or '.join(PRECISIONS)}")
+    pipelines = {PRECISIONS[0]: first,
+                 **{name: load_pipeline(model, name) for name in PRECISIONS[1:]}}
+    docs = read_gold_docs(test_path, first.vocab)
     texts = [doc.text for doc in docs]
     gold = [doc_char_spans(doc) for doc in docs]
     predictions = {name: predict_spans(nlp, texts) for name, nlp in pipelines.items()}

@@ -44,6 +44,9 @@ FORMAT_VERSION = 1
 Q4_BLOCK = 32  # weights per q4_0 block
 Q4_BLOCK_BYTES = 2 + Q4_BLOCK // 2  # f16 scale + 16 bytes of nibbles
 MAX_TENSORS = 100_000
+# A tensor directory entry after its name: dtype (0 = f32, else q4_0), element count, byte
+# offset from the file start, byte length.
+TENSOR_ENTRY = "BIQQ"
 MODEL_NAME = "intfloat/multilingual-e5-small"
 LICENCE = "MIT"
 METASPACE = "\u2581"
@@ -257,7 +260,7 @@ def _read_directory(cursor: _Cursor, size: int) -> dict[str, TensorEntry]:
             name = cursor.take(name_length, "a tensor name").decode("utf-8")
         except UnicodeDecodeError:
             raise cursor.fail("a tensor name is not valid UTF-8") from None
-        dtype, n_elements, offset, nbytes = cursor.unpack("BIQQ", f"tensor {name!r}")
+        dtype, n_elements, offset, nbytes = cursor.unpack(TENSOR_ENTRY, f"tensor {name!r}")
         entry = TensorEntry(name, dtype != 0, n_elements, offset, nbytes)
         expected = (n_elements // Q4_BLOCK * Q4_BLOCK_BYTES if entry.quantized
                     else n_elements * 4)
@@ -623,14 +626,16 @@ def pruned_source_bytes(e5: E5File, kept: np.ndarray) -> bytes:
             + _normalization_bytes(e5.normalization))
     blobs = {name: _tensor_bytes(e5, entry, kept if name == "emb.word" else None)
              for name, entry in e5.tensors.items()}
-    directory_size = 4 + sum(2 + len(name.encode("utf-8")) + 21 for name in blobs)
+    names = {name: name.encode("utf-8") for name in blobs}
+    directory_size = struct.calcsize("<i") + sum(
+        struct.calcsize("<H" + TENSOR_ENTRY) + len(encoded) for encoded in names.values())
     directory, offset = [struct.pack("<i", len(blobs))], len(head) + directory_size
     for name, blob in blobs.items():
         entry = e5.tensors[name]
-        count = entry.count // header.vocab_rows * len(kept) if name == "emb.word" else entry.count
-        encoded = name.encode("utf-8")
-        directory.append(struct.pack("<H", len(encoded)) + encoded
-                         + struct.pack("<BIQQ", int(entry.quantized), count, offset, len(blob)))
+        count = len(kept) * header.hidden if name == "emb.word" else entry.count
+        directory.append(struct.pack("<H", len(names[name])) + names[name]
+                         + struct.pack("<" + TENSOR_ENTRY, int(entry.quantized), count, offset,
+                                       len(blob)))
         offset += len(blob)
     return head + b"".join(directory) + b"".join(blobs.values())
 

@@ -28,6 +28,7 @@ from spacy_transformers.layers._util import replace_listener_cfg
 from spacy_transformers.layers.transformer_model import TransformerModel
 from thinc.api import Config
 
+ARCHITECTURE = "spacy_deid.TransformerModel.v1"
 CPU_PRECISIONS = ("auto", "float32", "bfloat16")
 # /proc/cpuinfo flags of the instructions that multiply bfloat16 matrices.
 BFLOAT16_CPU_FLAGS = frozenset({"avx512_bf16", "amx_bf16"})
@@ -103,7 +104,7 @@ class CpuPrecisionTransformerModel(TransformerModel):
         return outputs_as_float32(batch)
 
 
-@registry.architectures("spacy_deid.TransformerModel.v1")
+@registry.architectures(ARCHITECTURE)
 def create_transformer_model(
     name: str,
     get_spans: Callable,
@@ -130,7 +131,7 @@ def cpu_precision_overrides(config: Config, setting: str) -> dict[str, Any]:
     return {
         f"components.{name}.model.cpu_precision": setting
         for name, component in config.get("components", {}).items()
-        if component.get("model", {}).get("@architectures") == "spacy_deid.TransformerModel.v1"
+        if component.get("model", {}).get("@architectures") == ARCHITECTURE
     }
 
 
