@@ -10,6 +10,9 @@ those with at least one word of three or more characters surviving as a whole wo
 (`partial`, e.g. a surname whose first name alone was found), and those that no
 replacement overlaps (`missed`: no detector touched them, unlike a ward number "5" that
 was replaced but still counts as leaked because "5 mg" stands elsewhere in the letter).
+`leaked_unreplaced` counts the leaked spans whose text survives where it is PHI, not only
+as an ordinary word or number elsewhere like that ward number: the text stands, not
+wholly replaced, inside a gold span of the input (the span itself or another mention).
 Labels the anonymizer keeps on purpose (`AGE` by default) are reported but left out of
 the totals. The top level reports the letters; `sources` holds the same report for every
 source of the test split (and per genre for the multi-genre documents). Writes JSON;
@@ -54,11 +57,16 @@ WORD = re.compile(r"\w{3,}")
 ARABIC_PROCLITICS = "(?:[وف]?(?:[بك]?ال|لل|[بلك])?)"
 
 
-def word_survives(word: str, output: str, lang: str) -> bool:
-    """Whether `word` occurs in `output` as a whole word. In Arabic script, a preposition or
-    the article written onto it counts too ("بدمشق" has "دمشق")."""
+def whole_word(word: str, lang: str) -> re.Pattern[str]:
+    """`word` as a whole word. In Arabic script, a preposition or the article written onto
+    it counts too ("بدمشق" has "دمشق")."""
     clitics = ARABIC_PROCLITICS if lang in ARABIC_SCRIPT_LANGUAGES else ""
-    return re.search(rf"(?<!\w){clitics}{re.escape(word)}(?!\w)", output) is not None
+    return re.compile(rf"(?<!\w){clitics}{re.escape(word)}(?!\w)")
+
+
+def word_survives(word: str, output: str, lang: str) -> bool:
+    """Whether `word` occurs in `output` as a whole word (see `whole_word`)."""
+    return whole_word(word, lang).search(output) is not None
 
 
 def ensure_anonymizer(nlp: Language, lang: str) -> Language:
@@ -69,7 +77,23 @@ def ensure_anonymizer(nlp: Language, lang: str) -> Language:
 
 
 # The outcomes counted per label for every gold span.
-OUTCOMES = ("spans", "leaked", "as_substring", "partial", "missed")
+OUTCOMES = ("spans", "leaked", "unreplaced", "as_substring", "partial", "missed")
+
+
+def wholly_replaced(start: int, end: int, text: str, replaced: list[tuple[int, int]]) -> bool:
+    """Whether every letter and digit of `text[start:end]` lies in a replaced range."""
+    return all(not text[i].isalnum() or any(low <= i < high for low, high in replaced)
+               for i in range(start, end))
+
+
+def stands_unreplaced_in_phi(word: str, gold: Doc, replaced: list[tuple[int, int]],
+                             lang: str) -> bool:
+    """Whether `word` stands as a whole word in the input, not wholly replaced, inside a
+    gold span: so that where it survives in the output, it is PHI."""
+    return any(not wholly_replaced(*match.span(), gold.text, replaced)
+               and any(ent.start_char < match.end() and match.start() < ent.end_char
+                       for ent in gold.ents)
+               for match in whole_word(word, lang).finditer(gold.text))
 
 
 def document_outcomes(nlp: Language, gold: Doc, lang: str) -> dict[str, Counter]:
@@ -87,6 +111,8 @@ def document_outcomes(nlp: Language, gold: Doc, lang: str) -> dict[str, Counter]
             counts["as_substring"][ent.label_] += 1
             if word_survives(ent.text, output, lang):
                 counts["leaked"][ent.label_] += 1
+                counts["unreplaced"][ent.label_] += stands_unreplaced_in_phi(ent.text, gold,
+                                                                            replaced, lang)
         if any(word_survives(word, output, lang) for word in WORD.findall(ent.text)):
             counts["partial"][ent.label_] += 1
     return counts
@@ -95,13 +121,14 @@ def document_outcomes(nlp: Language, gold: Doc, lang: str) -> dict[str, Counter]
 def summarise(outcomes: list[dict[str, Counter]], lang: str,
               strategies: dict[str, str]) -> dict:
     """The leakage report of a group of documents from their outcome counts."""
-    spans, leaked, as_substring, partial, missed = (
+    spans, leaked, unreplaced, as_substring, partial, missed = (
         sum((counts[outcome] for counts in outcomes), Counter()) for outcome in OUTCOMES)
     labels = {
         label: {
             "spans": spans[label],
             "leaked": leaked[label],
             "leak_rate": leaked[label] / spans[label],
+            "leaked_unreplaced": unreplaced[label],
             "leaked_as_substring": as_substring[label],
             "partial": partial[label],
             "partial_rate": partial[label] / spans[label],
@@ -116,6 +143,7 @@ def summarise(outcomes: list[dict[str, Counter]], lang: str,
     target = [label for label in counted if label in TARGET_LABELS]
     target_spans = sum(spans[label] for label in target)
     target_leaked = sum(leaked[label] for label in target)
+    target_unreplaced = sum(unreplaced[label] for label in target)
     target_as_substring = sum(as_substring[label] for label in target)
     target_missed = sum(missed[label] for label in target)
     target_rate = target_leaked / target_spans if target_spans else 0.0
@@ -126,6 +154,7 @@ def summarise(outcomes: list[dict[str, Counter]], lang: str,
         "leaked": total_leaked,
         "leak_rate": total_leaked / total if total else 0.0,
         "names_and_ids": {"spans": target_spans, "leaked": target_leaked,
+                          "leaked_unreplaced": target_unreplaced,
                           "leaked_as_substring": target_as_substring,
                           "missed": target_missed,
                           "leak_rate": target_rate, "target": TARGET,

@@ -142,11 +142,14 @@ RESULTS_HEADER: tuple[str, ...] = (
 
 
 def _leak_cell(report: Mapping[str, Any] | None) -> str:
-    """`3 / 65 (4.6 %)` from a leakage report's names-and-IDs summary."""
+    """`3 / 65 (4.6%), 2 as PHI` from a leakage report's names-and-IDs summary (the second
+    count, `leaked_unreplaced`, where the report has it)."""
     if not report:
         return "–"
     row = report["names_and_ids"]
-    return f"{row['leaked']} / {row['spans']} ({row['leak_rate']:.1%})"
+    cell = f"{row['leaked']} / {row['spans']} ({row['leak_rate']:.1%})"
+    as_phi = row.get("leaked_unreplaced")
+    return cell if as_phi is None else f"{cell}, {as_phi} as PHI"
 
 
 def _caught_cell(source: Mapping[str, Any] | None, group: str) -> str:

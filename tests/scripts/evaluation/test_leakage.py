@@ -93,6 +93,16 @@ def test_a_replaced_span_whose_string_stands_elsewhere_is_leaked_but_not_missed(
     _, report = report_on("Station <ID>5</ID>, Zimmer <ID>Q7</ID>, 5 mg.", id_pattern="Station 5")
     assert (report["labels"]["ID"]["leaked"], report["labels"]["ID"]["missed"]) == (2, 1)
     assert report["names_and_ids"]["missed"] == 1
+    # only "Q7" survives where it is PHI; the "5" that survives is the dose
+    assert report["labels"]["ID"]["leaked_unreplaced"] == 1
+    assert report["names_and_ids"]["leaked_unreplaced"] == 1
+
+
+def test_a_replaced_span_whose_twin_was_missed_is_leaked_unreplaced():
+    _, report = report_on("Station <ID>Q7</ID>, später Zimmer <ID>Q7</ID>.",
+                          id_pattern="Station Q7")
+    assert (report["labels"]["ID"]["missed"], report["labels"]["ID"]["leaked"]) == (1, 2)
+    assert report["labels"]["ID"]["leaked_unreplaced"] == 2
 
 
 def test_a_span_found_in_part_is_not_missed():

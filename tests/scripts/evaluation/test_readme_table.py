@@ -142,10 +142,11 @@ def test_results_table_puts_letters_and_other_genres_side_by_side(tmp_path):
     names_and_ids = {"spans": 20, "leaked": 1, "leak_rate": 0.05}
     srsly.write_json(folder / "leakage_pl.json", {
         "names_and_ids": names_and_ids, "source": "letters",
-        "sources": {"synthetic": {"names_and_ids": {**names_and_ids, "leaked": 0,
-                                                    "leak_rate": 0.0}}}})
+        "sources": {"synthetic": {"names_and_ids": {**names_and_ids, "leaked": 3,
+                                                    "leaked_unreplaced": 1,
+                                                    "leak_rate": 0.15}}}})
     row = next(line for line in results_table(folder).splitlines() if line.startswith("| pl"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert cells[4:] == ["1 / 20 (5.0%)", "0.625", "0.750 (3 / 4)", "1.000 (2 / 2)",
-                         "0 / 20 (0.0%)"]
+                         "3 / 20 (15.0%), 1 as PHI"]
     assert results_table(tmp_path / "empty").startswith("_No metrics yet")
