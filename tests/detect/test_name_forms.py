@@ -197,3 +197,24 @@ def test_bad_settings_are_refused_at_creation(config, message):
 ])
 def test_common_first_names_that_faker_lacks_come_from_the_project_list(lang, text, name):
     assert found(trained(lang, training=[]), text) == [(name, "NAME_PATIENT")]
+
+
+def test_a_detected_persons_first_name_alone_is_left_to_mention_propagation():
+    nlp = trained()
+    text = "Patientin: Maria Schielaug\nMaria geht es gut."
+    assert found(nlp, text, [("Maria Schielaug", "NAME_PATIENT")]) == [
+        ("Maria Schielaug", "NAME_PATIENT")]
+    # with another surname after it, the first name is another person's
+    text = "Patientin: Maria Schielaug\nDr. Maria Zitteraal kam."
+    assert ("Maria Zitteraal", "NAME_PATIENT") in found(
+        nlp, text, [("Maria Schielaug", "NAME_PATIENT")])
+
+
+def test_an_inflected_first_name_of_a_detected_person_is_left_to_mention_propagation():
+    training = [("Пациентка Эльвира поступила.", [("Эльвира", "NAME_PATIENT")])]
+    nlp = trained("ru", training=training, faker_names=False)
+    text = "Пациентка: Эльвира Смирнова\nСостояние Эльвиры стабильно."
+    assert found(nlp, text, [("Эльвира Смирнова", "NAME_PATIENT")]) == [
+        ("Эльвира Смирнова", "NAME_PATIENT")]
+    # the same word with no person detected is found here
+    assert found(nlp, "Состояние Эльвиры стабильно.") == [("Эльвиры", "NAME_PATIENT")]

@@ -30,8 +30,10 @@ often in the training documents, or its entry in `default_labels` when it never 
 there (a first name: `NAME_PATIENT`; a name with an initial, mostly staff in signatures:
 `NAME_DOCTOR`). A first name in a letter whose detected patient it shares no word with
 takes the label such names had in training instead (in the training letters they are
-doctors or staff). Existing entities always win: new
-spans only fill gaps. Place it after `deid_name_cues` and before
+doctors or staff). A first name that is a word of a person already detected in the
+document (in any form the surrogate morphology leads back to it), standing alone, is left
+to `deid_mention_propagation`, which gives it that person's label. Existing entities always
+win: new spans only fill gaps. Place it after `deid_name_cues` and before
 `deid_mention_propagation`, which finds the other mentions.
 """
 
@@ -94,6 +96,12 @@ def follows_person(doc: Doc, i: int) -> bool:
 def words_of(span: Span) -> set[str]:
     """The lower-cased words of a span."""
     return {token.lower_ for token in span if not token.is_space and not token.is_punct}
+
+
+def person_lemmas(doc: Doc, lang: str) -> set[str]:
+    """The nominatives of the words of the person entities of `doc` (`lemma_candidates`)."""
+    return {lemma for ent in doc.ents if ent.label_ in PERSON_LABELS
+            for word in words_of(ent) for lemma in lemma_candidates(lang, word)}
 
 
 def patient_words(doc: Doc) -> set[str]:
@@ -201,12 +209,13 @@ class NameForms(LearnedData):
         doc.ents = [self.with_surname_by_initial(ent, taken) for ent in doc.ents]
         taken |= entity_tokens(doc)
         patient = patient_words(doc)  # the names found below are added after the loop
+        people = person_lemmas(doc, self.lang)
         found: list[Span] = []
         for token in doc:
             if token.i in taken:
                 continue
             span = (self.name_with_initial(doc, token, taken)
-                    or self.known_name(doc, token, taken, patient))
+                    or self.known_name(doc, token, taken, patient, people))
             if span is not None:
                 found.append(span)
                 taken.update(range(span.start, span.end))
@@ -225,11 +234,13 @@ class NameForms(LearnedData):
             return self.labels[OTHER_THAN_PATIENT]
         return self.label_of(FIRST_NAME)
 
-    def known_name(self, doc: Doc, token: Token, taken: set[int],
-                   patient: set[str]) -> Span | None:
+    def known_name(self, doc: Doc, token: Token, taken: set[int], patient: set[str],
+                   people: frozenset[str] | set[str] = frozenset()) -> Span | None:
         """A known first name with the name-like words right after it; a first name known
         only from Mimesis's lists needs at least one such word (a surname). `patient`: the
-        words of the letter's patient names, for `first_name_label`."""
+        words of the letter's patient names, for `first_name_label`; `people`: the
+        nominatives of the detected persons' words: a first name alone that is one of them
+        is left to mention propagation."""
         if not (len(token) >= 3 and is_name_like(token, taken, self.ordinary_words)):
             return None
         known = self.is_known_name(token.text)
@@ -240,9 +251,13 @@ class NameForms(LearnedData):
         while (end < len(doc) and end - token.i < self.max_tokens
                and self.may_follow_first_name(doc[end], taken, end == token.i + 1)):
             end += 1
-        if not known and end == token.i + 1:
+        if end == token.i + 1 and (not known or self.mentions_person(token, people)):
             return None
         return Span(doc, token.i, end, label=self.first_name_label(doc[token.i:end], patient))
+
+    def mentions_person(self, token: Token, people: frozenset[str] | set[str]) -> bool:
+        """Whether `token` is, in some form, a word of a detected person (`people`)."""
+        return not people.isdisjoint(lemma_candidates(self.lang, token.text))
 
     def may_follow_first_name(self, token: Token, taken: set[int], is_next: bool) -> bool:
         """Name-like; in a script without case, a word after the one right after the
