@@ -199,22 +199,23 @@ def test_common_first_names_that_faker_lacks_come_from_the_project_list(lang, te
     assert found(trained(lang, training=[]), text) == [(name, "NAME_PATIENT")]
 
 
-def test_a_detected_persons_first_name_alone_is_left_to_mention_propagation():
+def test_a_name_word_alone_takes_the_label_of_the_detected_person_it_belongs_to():
     nlp = trained()
-    text = "Patientin: Maria Schielaug\nMaria geht es gut."
-    assert found(nlp, text, [("Maria Schielaug", "NAME_PATIENT")]) == [
-        ("Maria Schielaug", "NAME_PATIENT")]
-    # with another surname after it, the first name is another person's
-    text = "Patientin: Maria Schielaug\nDr. Maria Zitteraal kam."
-    assert ("Maria Zitteraal", "NAME_PATIENT") in found(
-        nlp, text, [("Maria Schielaug", "NAME_PATIENT")])
+    text = "Ärztin: Maria Schielaug\nMaria kam später."
+    # a first name alone is otherwise a patient's (the default label)
+    assert found(nlp, "Maria kam später.") == [("Maria", "NAME_PATIENT")]
+    assert found(nlp, text, [("Maria Schielaug", "NAME_DOCTOR")]) == [
+        ("Maria Schielaug", "NAME_DOCTOR"), ("Maria", "NAME_DOCTOR")]
+    # with a surname after it, the first name is another person's and keeps its own label
+    text = "Ärztin: Maria Schielaug\nMaria Zitteraal kam."
+    assert found(nlp, text, [("Maria Schielaug", "NAME_DOCTOR")])[-1] == (
+        "Maria Zitteraal", "NAME_PATIENT")
 
 
-def test_an_inflected_first_name_of_a_detected_person_is_left_to_mention_propagation():
+def test_an_inflected_name_word_takes_the_label_of_the_detected_person():
     training = [("Пациентка Эльвира поступила.", [("Эльвира", "NAME_PATIENT")])]
     nlp = trained("ru", training=training, faker_names=False)
-    text = "Пациентка: Эльвира Смирнова\nСостояние Эльвиры стабильно."
-    assert found(nlp, text, [("Эльвира Смирнова", "NAME_PATIENT")]) == [
-        ("Эльвира Смирнова", "NAME_PATIENT")]
-    # the same word with no person detected is found here
     assert found(nlp, "Состояние Эльвиры стабильно.") == [("Эльвиры", "NAME_PATIENT")]
+    text = "Мать: Эльвира Смирнова\nСостояние Эльвиры стабильно."
+    assert found(nlp, text, [("Эльвира Смирнова", "NAME_RELATIVE")])[-1] == (
+        "Эльвиры", "NAME_RELATIVE")

@@ -30,9 +30,9 @@ often in the training documents, or its entry in `default_labels` when it never 
 there (a first name: `NAME_PATIENT`; a name with an initial, mostly staff in signatures:
 `NAME_DOCTOR`). A first name in a letter whose detected patient it shares no word with
 takes the label such names had in training instead (in the training letters they are
-doctors or staff). A first name that is a word of a person already detected in the
-document (in any form the surrogate morphology leads back to it), standing alone, is left
-to `deid_mention_propagation`, which gives it that person's label. Existing entities always
+doctors or staff). A name word standing alone that is, in any form the surrogate
+morphology leads back to it, a word of a person already detected in the document takes
+that person's label ("Ольга" after "Ольга Петрова" is the same patient). Existing entities always
 win: new spans only fill gaps. Place it after `deid_name_cues` and before
 `deid_mention_propagation`, which finds the other mentions.
 """
@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
@@ -98,10 +98,16 @@ def words_of(span: Span) -> set[str]:
     return {token.lower_ for token in span if not token.is_space and not token.is_punct}
 
 
-def person_lemmas(doc: Doc, lang: str) -> set[str]:
-    """The nominatives of the words of the person entities of `doc` (`lemma_candidates`)."""
-    return {lemma for ent in doc.ents if ent.label_ in PERSON_LABELS
-            for word in words_of(ent) for lemma in lemma_candidates(lang, word)}
+def person_labels(doc: Doc, lang: str) -> dict[str, str]:
+    """The nominatives of the words of the person entities of `doc` (`lemma_candidates`),
+    each with the label of the first person it belongs to."""
+    labels: dict[str, str] = {}
+    for ent in doc.ents:
+        if ent.label_ in PERSON_LABELS:
+            for word in words_of(ent):
+                for lemma in lemma_candidates(lang, word):
+                    labels.setdefault(lemma, ent.label_)
+    return labels
 
 
 def patient_words(doc: Doc) -> set[str]:
@@ -209,7 +215,7 @@ class NameForms(LearnedData):
         doc.ents = [self.with_surname_by_initial(ent, taken) for ent in doc.ents]
         taken |= entity_tokens(doc)
         patient = patient_words(doc)  # the names found below are added after the loop
-        people = person_lemmas(doc, self.lang)
+        people = person_labels(doc, self.lang)
         found: list[Span] = []
         for token in doc:
             if token.i in taken:
@@ -235,12 +241,11 @@ class NameForms(LearnedData):
         return self.label_of(FIRST_NAME)
 
     def known_name(self, doc: Doc, token: Token, taken: set[int], patient: set[str],
-                   people: frozenset[str] | set[str] = frozenset()) -> Span | None:
+                   people: Mapping[str, str] | None = None) -> Span | None:
         """A known first name with the name-like words right after it; a first name known
         only from Mimesis's lists needs at least one such word (a surname). `patient`: the
-        words of the letter's patient names, for `first_name_label`; `people`: the
-        nominatives of the detected persons' words: a first name alone that is one of them
-        is left to mention propagation."""
+        words of the letter's patient names, for `first_name_label`; `people`: the labels
+        of the detected persons' words (`person_labels`), which a name word alone takes."""
         if not (len(token) >= 3 and is_name_like(token, taken, self.ordinary_words)):
             return None
         known = self.is_known_name(token.text)
@@ -251,13 +256,16 @@ class NameForms(LearnedData):
         while (end < len(doc) and end - token.i < self.max_tokens
                and self.may_follow_first_name(doc[end], taken, end == token.i + 1)):
             end += 1
-        if end == token.i + 1 and (not known or self.mentions_person(token, people)):
+        if not known and end == token.i + 1:
             return None
-        return Span(doc, token.i, end, label=self.first_name_label(doc[token.i:end], patient))
+        label = self.person_label(token, people or {}) if end == token.i + 1 else None
+        return Span(doc, token.i, end,
+                    label=label or self.first_name_label(doc[token.i:end], patient))
 
-    def mentions_person(self, token: Token, people: frozenset[str] | set[str]) -> bool:
-        """Whether `token` is, in some form, a word of a detected person (`people`)."""
-        return not people.isdisjoint(lemma_candidates(self.lang, token.text))
+    def person_label(self, token: Token, people: Mapping[str, str]) -> str | None:
+        """The label of the detected person of which `token` is, in some form, a word."""
+        return next((people[lemma] for lemma in sorted(lemma_candidates(self.lang, token.text))
+                     if lemma in people), None)
 
     def may_follow_first_name(self, token: Token, taken: set[int], is_next: bool) -> bool:
         """Name-like; in a script without case, a word after the one right after the
