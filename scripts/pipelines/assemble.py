@@ -31,7 +31,9 @@ patterns and anonymizer; the meta name is `deid_<lang>_trf`.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import srsly
@@ -141,6 +143,20 @@ def assemble_pipeline(model_dir: Path, lang: str, gold_paths: Sequence[Path],
     return nlp
 
 
+def assemble_language(lang: str, training_dir: Path, splits_dir: Path, output_dir: Path,
+                      multilingual_model: Path | None, ner_model: Path | None,
+                      suffix: str) -> dict:
+    """Assemble and save one language's pipeline; return its entry of `assembled.json`."""
+    model_dir = ner_model or training_dir / lang / "model-best"
+    nlp = assemble_pipeline(model_dir, lang, rule_learning_paths(splits_dir, lang),
+                            multilingual_model, suffix, id_cue_learning_paths(splits_dir, lang))
+    (output_dir / lang).mkdir(parents=True, exist_ok=True)
+    nlp.to_disk(output_dir / lang / "pipeline")
+    return {"pipeline": str(output_dir / lang / "pipeline"), "ner": str(model_dir),
+            "components": list(nlp.pipe_names),
+            "sha256": fingerprint(output_dir / lang / "pipeline")}
+
+
 def main(
     training_dir: Path = typer.Argument(..., help="Folder with <lang>/model-best"),
     splits_dir: Path = typer.Argument(..., help="Folder with <lang>/train.spacy"),
@@ -153,6 +169,8 @@ def main(
         None, help="One trained pipeline used as the only NER of every language (e.g. "
                    "training_trf/xx/model-best) instead of TRAINING_DIR/<lang>/model-best"),
     suffix: str = typer.Option("", help="Appended to the meta name deid_<lang>, e.g. _trf"),
+    jobs: int = typer.Option(1, help="Languages assembled side by side (separate processes); "
+                                     "the pipelines are the same for any number"),
 ) -> None:
     """Write `<lang>/pipeline` for every language and a summary `assembled.json`."""
     output_dir = output_dir or training_dir
@@ -161,22 +179,25 @@ def main(
                                  f"train step with the xx model")
     if ner_model is not None and not ner_model.exists():
         raise typer.BadParameter(f"no trained pipeline at {ner_model}; run the train step")
-    summary = {}
-    for lang in parse_language_codes(langs):
+    codes = parse_language_codes(langs)
+    for lang in codes:
         model_dir = ner_model or training_dir / lang / "model-best"
         if not model_dir.exists():
             raise typer.BadParameter(f"no trained pipeline at {model_dir}; run the train step")
-        gold_paths = rule_learning_paths(splits_dir, lang)
-        if not gold_paths[0].exists():
-            raise typer.BadParameter(f"no training split at {gold_paths[0]}; run the split step")
-        nlp = assemble_pipeline(model_dir, lang, gold_paths, multilingual_model, suffix,
-                                id_cue_learning_paths(splits_dir, lang))
-        (output_dir / lang).mkdir(parents=True, exist_ok=True)
-        nlp.to_disk(output_dir / lang / "pipeline")
-        summary[lang] = {"pipeline": str(output_dir / lang / "pipeline"), "ner": str(model_dir),
-                         "components": nlp.pipe_names,
-                         "sha256": fingerprint(output_dir / lang / "pipeline")}
-        typer.echo(f"{lang}: {' -> '.join(nlp.pipe_names)}")
+        train_split = rule_learning_paths(splits_dir, lang)[0]
+        if not train_split.exists():
+            raise typer.BadParameter(f"no training split at {train_split}; run the split step")
+    arguments = (training_dir, splits_dir, output_dir, multilingual_model, ner_model, suffix)
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs,
+                                 mp_context=multiprocessing.get_context("spawn")) as pool:
+            entries = list(pool.map(assemble_language, codes, *[[a] * len(codes)
+                                                                 for a in arguments]))
+    else:
+        entries = [assemble_language(lang, *arguments) for lang in codes]
+    summary = dict(zip(codes, entries, strict=True))
+    for lang, entry in summary.items():
+        typer.echo(f"{lang}: {' -> '.join(entry['components'])}")
     output_dir.mkdir(parents=True, exist_ok=True)
     srsly.write_json(output_dir / "assembled.json",
                      {"runtime_sha256": runtime_fingerprint(), "pipelines": summary})

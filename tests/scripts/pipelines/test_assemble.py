@@ -139,3 +139,25 @@ def test_the_id_cues_learn_from_every_language_where_the_xx_split_exists(tmp_pat
     (tmp_path / "xx").mkdir()
     DocBin(docs=[nlp("Ward B604.")]).to_disk(tmp_path / "xx" / "train.spacy")
     assert id_cue_learning_paths(tmp_path, "de") == [tmp_path / "xx" / "train.spacy"]
+
+
+def test_languages_assembled_side_by_side_give_the_same_pipelines(tmp_path: Path) -> None:
+    from tests.scripts.pipelines.test_package import train_tiny_ner
+
+    for lang in ("de", "pl"):
+        train_tiny_ner(lang, tmp_path / "training" / lang / "model-best",
+                       tmp_path / "splits" / lang / "train.spacy")
+    for jobs in ("1", "2"):
+        result = run_cli([str(tmp_path / "training"), str(tmp_path / "splits"), "--langs", "de,pl",
+                          "--output-dir", str(tmp_path / f"jobs{jobs}"), "--jobs", jobs])
+        assert result.exit_code == 0, plain_output(result)
+    one, two = (srsly.read_json(tmp_path / f"jobs{jobs}" / "assembled.json")["pipelines"]
+                for jobs in "12")
+    assert list(one) == list(two) == ["de", "pl"]
+    text = "Frau Erika Busch, geb. 07.07.1950, liegt auf Station 4B."
+    for lang in ("de", "pl"):
+        assert one[lang]["components"] == two[lang]["components"]
+        docs = [spacy.load(tmp_path / f"jobs{jobs}" / lang / "pipeline")(text) for jobs in "12"]
+        one_ents, two_ents = ([(e.text, e.label_) for e in doc.ents] for doc in docs)
+        assert one_ents == two_ents
+        assert docs[0]._.deid_text == docs[1]._.deid_text
