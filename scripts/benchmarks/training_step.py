@@ -1,11 +1,12 @@
 """Speed of a training step: tokens per second through `nlp.update` for a training config.
 
-Initialises the config's pipeline on the training DocBin as `spacy train` does, draws batches
-with the config's batcher (its size can be overridden), warms up with one update and times the
-next ones. `--tiny-encoder` puts a one-layer BERT of width 32 (random, seeded) with the
-tokenizer of a given encoder folder in place of `paths.transformer_name`: the encoder then
-costs almost nothing, and what is left is the price of everything around it (the NER head,
-aligning word pieces to tokens, copying examples). One entry per name in the output file.
+Initialises the config's pipeline on the training DocBin as `spacy train` does, reads examples
+with the config's training corpus reader, draws batches with the config's batcher (its size
+can be overridden), warms up with one update and times the next ones. `--tiny-encoder` puts
+a one-layer BERT of width 32 (random, seeded) with the tokenizer of a given encoder folder in
+place of `paths.transformer_name`: the encoder then costs almost nothing, and what is left is
+the price of everything around it (the NER head, aligning word pieces to tokens, copying
+examples). One entry per name in the output file.
 
 Usage::
 
@@ -23,8 +24,6 @@ from typing import Any
 
 import typer
 from spacy import util
-from spacy.tokens import DocBin
-from spacy.training import Example
 from spacy.training.initialize import init_nlp
 from thinc.api import Adam
 
@@ -50,14 +49,15 @@ def save_tiny_encoder(tokenizer_dir: Path, output_dir: Path, seed: int = 0) -> P
 
 def time_updates(config_path: Path, train: Path, overrides: dict[str, Any], n_docs: int,
                  n_updates: int) -> dict[str, Any]:
-    """Seconds and tokens of `n_updates` timed updates after one warm-up update."""
+    """Seconds and tokens of `n_updates` timed updates after one warm-up update, on the first
+    `n_docs` documents read by the config's training corpus reader."""
     config = util.load_config(config_path, overrides={
         "paths.train": str(train), "paths.dev": str(train), "corpora.train.limit": n_docs,
         "corpora.dev.limit": 1, **overrides}, interpolate=False)
     nlp = init_nlp(config)
-    docs = list(DocBin().from_disk(train).get_docs(nlp.vocab))[:n_docs]
-    examples = [Example(nlp.make_doc(doc.text), doc) for doc in docs]
-    batcher = util.resolve_dot_names(config.interpolate(), ["training.batcher"])[0]
+    reader, batcher = util.resolve_dot_names(config.interpolate(),
+                                             ["corpora.train", "training.batcher"])
+    examples = list(reader(nlp))
     batches = list(batcher(examples))[:n_updates + 1]
     if len(batches) < 2:
         raise typer.BadParameter(f"{train}: too few documents for a timed update")

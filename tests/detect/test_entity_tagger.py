@@ -2,11 +2,12 @@
 
 import pytest
 import spacy
-from spacy.tokens import Span
+from spacy.tokens import Doc, Span
 from spacy.training import Example
 
 from spacy_deid.detect.entity_tagger import (
     entity_tags,
+    reference_tags,
     spans_from_tags,
     tags_from_biluo,
 )
@@ -45,6 +46,39 @@ def test_biluo_tags_become_begin_and_inside_tags_and_missing_stays_missing():
 def test_every_tag_sequence_decodes(tags, expected):
     doc = spacy.blank("de")("a b c d")
     assert [(s.start, s.end, s.label_) for s in spans_from_tags(doc, tags)] == expected
+
+
+@pytest.mark.parametrize("text, entities, missing", [
+    (TRAIN[0][0], TRAIN[0][1], False),
+    (TRAIN[1][0], TRAIN[1][1], True),        # tokens outside the entities left unannotated
+    ("Frau  Anna Berger\n\nkam.", [("Anna Berger", "NAME_PATIENT")], True),   # space tokens
+    ("Keine Angaben.", [], False),
+])
+def test_tags_read_off_the_reference_equal_those_through_the_alignment(text, entities, missing):
+    nlp = spacy.blank("de")
+    reference = nlp.make_doc(text)
+    spans = [reference.char_span(text.index(part), text.index(part) + len(part), label=label)
+             for part, label in entities]
+    reference.set_ents(spans, default="missing" if missing else "outside")
+    example = Example(nlp.make_doc(text), reference)
+    assert reference_tags(example) == tags_from_biluo(example.get_aligned_ner())
+
+
+def test_a_reference_without_entity_annotation_gives_no_tags():
+    nlp = spacy.blank("de")
+    example = Example(nlp.make_doc("Frau Anna Berger kam."), nlp.make_doc("Frau Anna Berger kam."))
+    assert reference_tags(example) == [None] * 5
+
+
+def test_tags_follow_the_predicted_tokens_where_the_tokenizations_differ():
+    nlp = spacy.blank("de")
+    text = "Station 4B, Zimmer 12."
+    reference = nlp.make_doc(text)
+    reference.ents = [reference.char_span(8, 10, label="ID")]
+    predicted = Doc(nlp.vocab, words=["Station", "4", "B", ",", "Zimmer", "12."],
+                    spaces=[True, False, False, True, True, False])
+    tags = reference_tags(Example(predicted, reference))
+    assert tags[:4] == ["O", "B-ID", "I-ID", "O"] and len(tags) == len(predicted)
 
 
 def trained_pipeline(iterations=40):

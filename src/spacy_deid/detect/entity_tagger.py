@@ -18,6 +18,7 @@ from itertools import islice
 from typing import Any
 
 import numpy as np
+from spacy.attrs import ENT_IOB, ENT_TYPE, IDX, IS_SPACE, LENGTH
 from spacy.language import Language
 from spacy.pipeline.tagger import DEFAULT_TAGGER_MODEL, Tagger
 from spacy.tokens import Doc, Span
@@ -28,6 +29,8 @@ from thinc.api import Model, SequenceCategoricalCrossentropy
 OUTSIDE = "O"
 BEGIN = "B-"
 INSIDE = "I-"
+# Token.ent_iob values: 0 no annotation, 1 inside, 2 outside, 3 begin.
+IOB_INSIDE, IOB_OUTSIDE, IOB_BEGIN = 1, 2, 3
 
 
 def entity_tags(labels: Iterable[str]) -> list[str]:
@@ -49,6 +52,35 @@ def tags_from_biluo(biluo: Sequence[str | None]) -> list[str | None]:
             tags.append(BEGIN + tag[2:])
         else:
             tags.append(INSIDE + tag[2:])
+    return tags
+
+
+def same_tokens(predicted: Doc, reference: Doc) -> bool:
+    """Whether both documents have the same tokens (start and length of each)."""
+    return len(predicted) == len(reference) and np.array_equal(
+        predicted.to_array([IDX, LENGTH]), reference.to_array([IDX, LENGTH]))
+
+
+def reference_tags(example: Example) -> list[str | None]:
+    """The O/B/I tag of every predicted token from the reference entities: read straight off
+    the reference where both tokenizations agree (a training step's most frequent case, and a
+    costly one through the alignment), else through `Example.get_aligned_ner`."""
+    predicted, reference = example.predicted, example.reference
+    if not same_tokens(predicted, reference):
+        return tags_from_biluo(example.get_aligned_ner())
+    if not reference.has_annotation("ENT_IOB"):
+        return [None] * len(reference)
+    strings = reference.vocab.strings
+    tags: list[str | None] = []
+    for iob, label, is_space in reference.to_array([ENT_IOB, ENT_TYPE, IS_SPACE]).tolist():
+        if iob == IOB_BEGIN:
+            tags.append(BEGIN + strings[label])
+        elif iob == IOB_INSIDE:
+            tags.append(INSIDE + strings[label])
+        elif iob == IOB_OUTSIDE or is_space:
+            tags.append(OUTSIDE)
+        else:
+            tags.append(None)
     return tags
 
 
@@ -128,7 +160,7 @@ class EntityTagger(Tagger):
         docs, truths = [], []
         for example in islice(get_examples(), 10):
             docs.append(example.predicted)
-            gold = tags_from_biluo(example.get_aligned_ner())
+            gold = reference_tags(example)
             truths.append(self.model.ops.asarray(
                 [[1.0 if tag == label else 0.0 for label in self.labels] for tag in gold],
                 dtype="float32"))
@@ -142,7 +174,7 @@ class EntityTagger(Tagger):
         validate_examples(examples, "EntityTagger.get_loss")
         loss_function = SequenceCategoricalCrossentropy(
             names=self.labels, normalize=False, label_smoothing=self.cfg["label_smoothing"])
-        truths = [tags_from_biluo(example.get_aligned_ner()) for example in examples]
+        truths = [reference_tags(example) for example in examples]
         d_scores, loss = loss_function(scores, truths)
         if self.model.ops.xp.isnan(loss):
             raise ValueError(f"{self.name}: the loss is NaN")
