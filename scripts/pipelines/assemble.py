@@ -34,6 +34,7 @@ import hashlib
 import multiprocessing
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import srsly
@@ -169,8 +170,8 @@ def main(
         None, help="One trained pipeline used as the only NER of every language (e.g. "
                    "training_trf/xx/model-best) instead of TRAINING_DIR/<lang>/model-best"),
     suffix: str = typer.Option("", help="Appended to the meta name deid_<lang>, e.g. _trf"),
-    jobs: int = typer.Option(1, help="Languages assembled side by side (separate processes); "
-                                     "the pipelines are the same for any number"),
+    jobs: int = typer.Option(1, help="Languages assembled side by side (separate processes), "
+                                     "into the same pipelines as one at a time"),
 ) -> None:
     """Write `<lang>/pipeline` for every language and a summary `assembled.json`."""
     output_dir = output_dir or training_dir
@@ -187,14 +188,15 @@ def main(
         train_split = rule_learning_paths(splits_dir, lang)[0]
         if not train_split.exists():
             raise typer.BadParameter(f"no training split at {train_split}; run the split step")
-    arguments = (training_dir, splits_dir, output_dir, multilingual_model, ner_model, suffix)
+    assemble_one = partial(assemble_language, training_dir=training_dir, splits_dir=splits_dir,
+                           output_dir=output_dir, multilingual_model=multilingual_model,
+                           ner_model=ner_model, suffix=suffix)
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs,
                                  mp_context=multiprocessing.get_context("spawn")) as pool:
-            entries = list(pool.map(assemble_language, codes, *[[a] * len(codes)
-                                                                 for a in arguments]))
+            entries = list(pool.map(assemble_one, codes))
     else:
-        entries = [assemble_language(lang, *arguments) for lang in codes]
+        entries = [assemble_one(lang) for lang in codes]
     summary = dict(zip(codes, entries, strict=True))
     for lang, entry in summary.items():
         typer.echo(f"{lang}: {' -> '.join(entry['components'])}")

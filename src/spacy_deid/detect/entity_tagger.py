@@ -63,8 +63,9 @@ def same_tokens(predicted: Doc, reference: Doc) -> bool:
 
 def reference_tags(example: Example) -> list[str | None]:
     """The O/B/I tag of every predicted token from the reference entities: read straight off
-    the reference where both tokenizations agree (a training step's most frequent case, and a
-    costly one through the alignment), else through `Example.get_aligned_ner`."""
+    the reference where both tokenizations agree (always, with the reader
+    `spacy_deid.ReferenceTokens.v1`), else through the alignment (`Example.get_aligned_ner`,
+    some twenty times slower)."""
     predicted, reference = example.predicted, example.reference
     if not same_tokens(predicted, reference):
         return tags_from_biluo(example.get_aligned_ner())
