@@ -171,7 +171,7 @@ def main(
                    "training_trf/xx/model-best) instead of TRAINING_DIR/<lang>/model-best"),
     suffix: str = typer.Option("", help="Appended to the meta name deid_<lang>, e.g. _trf"),
     jobs: int = typer.Option(1, help="Languages assembled side by side (separate processes), "
-                                     "into the same pipelines as one at a time"),
+                                     "into the same pipelines, byte for byte, as one at a time"),
 ) -> None:
     """Write `<lang>/pipeline` for every language and a summary `assembled.json`."""
     output_dir = output_dir or training_dir

@@ -151,3 +151,12 @@ def test_initials_need_the_patient_label_in_labels():
     nlp = pipeline("tr", {"labels": ["NAME_DOCTOR"]})
     doc = with_entities(nlp, "Elif Acar\nE. yaklaşık", [("Elif Acar", "NAME_PATIENT")])
     assert [e.text for e in doc.ents] == ["Elif Acar"]
+
+
+def test_the_labels_are_listed_in_one_order():
+    nlp = spacy.blank("de")
+    component = nlp.add_pipe("deid_mention_propagation",
+                             config={"labels": ["NAME_PATIENT", "ID", "LOCATION_CITY"]})
+    assert component.labels == ("ID", "LOCATION_CITY", "NAME_PATIENT")
+    assert nlp.meta["labels"]["deid_mention_propagation"] == [
+        "ID", "LOCATION_CITY", "NAME_PATIENT"]

@@ -29,7 +29,7 @@ class LearnedData:
         raise NotImplementedError
 
     def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        return srsly.json_dumps(self.learned())
+        return srsly.json_dumps(self.learned(), sort_keys=True).encode("utf8")
 
     def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> LearnedData:
         self.load_learned(srsly.json_loads(data))
@@ -38,7 +38,10 @@ class LearnedData:
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / self.data_file, self.learned())
+        # keys sorted: learned mappings are built from sets, whose order changes from one
+        # process to the next, and a saved pipeline should not
+        (path / self.data_file).write_text(
+            srsly.json_dumps(self.learned(), indent=2, sort_keys=True) + "\n", encoding="utf8")
 
     def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> LearnedData:
         data_path = Path(path) / self.data_file

@@ -54,7 +54,8 @@ class MentionPropagation:
             raise ValueError(f"deid_mention_propagation: max_suffix must be >= 0, "
                              f"not {max_suffix}")
         self.name = name
-        self.labels = frozenset(validate_label(label) for label in labels)
+        # sorted: the meta lists them
+        self.labels = tuple(sorted({validate_label(label) for label in labels}))
         self.min_length = min_length
         self.max_suffix = max_suffix
         self.lang = validate_language(lang) if lang is not None else None

@@ -150,7 +150,7 @@ class PresidioPatterns:
         self.merge_policy = merge_policy
         self.score_threshold = score_threshold
         self.override_score = override_score
-        self.labels = frozenset(wanted or PATTERN_LABELS)
+        self.labels = tuple(sorted(set(wanted or PATTERN_LABELS)))  # sorted: the meta lists them
         self.fax_words = tuple(fax_words(self.lang))
         self.phone_words = tuple(phone_words(self.lang))
         self.analyzer = self._build_analyzer(context_window, context_words, phone_score,
