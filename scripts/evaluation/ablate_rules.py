@@ -38,7 +38,7 @@ from scripts.evaluation.evaluate import (
     select_device,
     timestamp,
 )
-from scripts.pipelines.assemble import assemble_pipeline, id_cue_learning_paths
+from scripts.pipelines.assemble import assemble_pipeline, id_cue_learning_paths, ner_model_dir
 from spacy_deid.lang import parse_language_codes
 from spacy_deid.translate.alignment import doc_char_spans
 
@@ -77,7 +77,7 @@ def ablate_language(training_dir: Path, splits_dir: Path, lang: str,
                     ner_model: Path | None = None) -> dict[str, Any]:
     """Every variant of `lang`'s pipeline (rules learned from train only) on its dev split;
     its NER is `ner_model` where given, else `<training_dir>/<lang>/model-best`."""
-    model_dir = ner_model or training_dir / lang / "model-best"
+    model_dir = ner_model_dir(training_dir, lang, ner_model)
     if not model_dir.exists():
         raise FileNotFoundError(f"no trained pipeline at {model_dir}")
     train, dev = splits_dir / lang / "train.spacy", splits_dir / lang / "dev.spacy"

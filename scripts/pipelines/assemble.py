@@ -144,11 +144,17 @@ def assemble_pipeline(model_dir: Path, lang: str, gold_paths: Sequence[Path],
     return nlp
 
 
+def ner_model_dir(training_dir: Path, lang: str, ner_model: Path | None) -> Path:
+    """The trained pipeline whose NER `lang` gets: `ner_model` where given (one for every
+    language), else the language's own `TRAINING_DIR/<lang>/model-best`."""
+    return ner_model or training_dir / lang / "model-best"
+
+
 def assemble_language(lang: str, training_dir: Path, splits_dir: Path, output_dir: Path,
                       multilingual_model: Path | None, ner_model: Path | None,
                       suffix: str) -> dict:
     """Assemble and save one language's pipeline; return its entry of `assembled.json`."""
-    model_dir = ner_model or training_dir / lang / "model-best"
+    model_dir = ner_model_dir(training_dir, lang, ner_model)
     nlp = assemble_pipeline(model_dir, lang, rule_learning_paths(splits_dir, lang),
                             multilingual_model, suffix, id_cue_learning_paths(splits_dir, lang))
     (output_dir / lang).mkdir(parents=True, exist_ok=True)
@@ -182,7 +188,7 @@ def main(
         raise typer.BadParameter(f"no trained pipeline at {ner_model}; run the train step")
     codes = parse_language_codes(langs)
     for lang in codes:
-        model_dir = ner_model or training_dir / lang / "model-best"
+        model_dir = ner_model_dir(training_dir, lang, ner_model)
         if not model_dir.exists():
             raise typer.BadParameter(f"no trained pipeline at {model_dir}; run the train step")
         train_split = rule_learning_paths(splits_dir, lang)[0]

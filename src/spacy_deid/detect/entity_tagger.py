@@ -23,8 +23,10 @@ from spacy.language import Language
 from spacy.pipeline.tagger import DEFAULT_TAGGER_MODEL, Tagger
 from spacy.tokens import Doc, Span
 from spacy.training import Example, validate_examples, validate_get_examples
-from spacy.util import filter_spans
+from spacy.training.iob_utils import biluo_tags_to_spans, biluo_to_iob, iob_to_biluo
 from thinc.api import Model, SequenceCategoricalCrossentropy
+
+from spacy_deid.detect.entities import add_entities, entity_tokens
 
 OUTSIDE = "O"
 BEGIN = "B-"
@@ -40,19 +42,9 @@ def entity_tags(labels: Iterable[str]) -> list[str]:
 
 
 def tags_from_biluo(biluo: Sequence[str | None]) -> list[str | None]:
-    """BILUO tags (as `Example.get_aligned_ner` gives them) as O/B/I tags; None (a token
-    without annotation or not aligned) stays None."""
-    tags: list[str | None] = []
-    for tag in biluo:
-        if tag is None or tag in ("", "-"):
-            tags.append(None)
-        elif tag == OUTSIDE:
-            tags.append(OUTSIDE)
-        elif tag[:2] in ("B-", "U-"):
-            tags.append(BEGIN + tag[2:])
-        else:
-            tags.append(INSIDE + tag[2:])
-    return tags
+    """BILUO tags (as `Example.get_aligned_ner` gives them) as O/B/I tags; a token without
+    annotation or not aligned (None, "" or "-") gets None."""
+    return [None if tag in (None, "", "-") else tag for tag in biluo_to_iob(biluo)]
 
 
 def same_tokens(predicted: Doc, reference: Doc) -> bool:
@@ -87,17 +79,8 @@ def reference_tags(example: Example) -> list[str | None]:
 
 def spans_from_tags(doc: Doc, tags: Sequence[str]) -> list[Span]:
     """The entities that O/B/I tags describe. An `I-` tag that does not continue an entity
-    of its label starts one, so every predicted sequence decodes."""
-    spans: list[Span] = []
-    start, label = None, None
-    for i, tag in enumerate([*tags, OUTSIDE]):
-        continues = tag.startswith(INSIDE) and tag[2:] == label
-        if start is not None and not continues:
-            spans.append(Span(doc, start, i, label=label))
-            start, label = None, None
-        if tag != OUTSIDE and not continues:
-            start, label = i, tag[2:]
-    return spans
+    of its label starts one (as spaCy's `iob_to_biluo` reads it), so every sequence decodes."""
+    return biluo_tags_to_spans(doc, iob_to_biluo(tags))
 
 
 def allowed_transitions(tags: Sequence[str]) -> np.ndarray:
@@ -129,15 +112,6 @@ def best_tags(scores: np.ndarray, tags: Sequence[str], allowed: np.ndarray) -> l
     for i in range(len(scores) - 1, 0, -1):
         path.append(int(back[i, path[-1]]))
     return [tags[j] for j in reversed(path)]
-
-
-def add_entities(doc: Doc, predicted: Sequence[Span]) -> None:
-    """Set the predicted entities on `doc` beside the ones it has; an overlapping prediction
-    is dropped."""
-    existing = list(doc.ents)
-    taken = {i for ent in existing for i in range(ent.start, ent.end)}
-    kept = [span for span in predicted if not taken.intersection(range(span.start, span.end))]
-    doc.ents = filter_spans([*existing, *kept])
 
 
 class EntityTagger(Tagger):
@@ -193,7 +167,10 @@ class EntityTagger(Tagger):
         tags = self.labels
         allowed = allowed_transitions(tags)
         for doc, scores in zip(docs, batch_scores, strict=True):
-            add_entities(doc, spans_from_tags(doc, best_tags(scores, tags, allowed)))
+            predicted = spans_from_tags(doc, best_tags(scores, tags, allowed))
+            taken = entity_tokens(doc)
+            add_entities(doc, [span for span in predicted
+                               if not taken.intersection(range(span.start, span.end))])
 
 
 @Language.factory(
