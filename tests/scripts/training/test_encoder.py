@@ -31,6 +31,7 @@ from scripts.training.encoder import (
     build_tokenizer,
     default_source,
     dequantize_q4_0,
+    docbin_paths,
     in_kept_scripts,
     main,
     parse_e5_bytes,
@@ -299,3 +300,16 @@ def test_the_transformer_config_trains_on_the_converted_encoder(converted, tmp_p
     assert doc._.trf_data.width == 384
     assert doc._.trf_data.align.lengths.shape[0] == len(doc)
     assert doc._.trf_data.tensors[0].shape[-1] == 384
+
+
+def test_the_vocabulary_can_come_from_named_splits_only(tmp_path):
+    for lang in ("de", "pl"):
+        (tmp_path / lang).mkdir()
+        for split in ("train", "dev", "test"):
+            (tmp_path / lang / f"{split}.spacy").write_bytes(b"")
+    found = docbin_paths([tmp_path], ("train", "dev"))
+    assert [f"{path.parent.name}/{path.name}" for path in found] == [
+        "de/dev.spacy", "de/train.spacy", "pl/dev.spacy", "pl/train.spacy"]
+    assert len(docbin_paths([tmp_path])) == 6
+    with pytest.raises(ValueError, match="named sample"):
+        docbin_paths([tmp_path], ("sample",))
