@@ -44,6 +44,9 @@ FORMAT_VERSION = 1
 Q4_BLOCK = 32  # weights per q4_0 block
 Q4_BLOCK_BYTES = 2 + Q4_BLOCK // 2  # f16 scale + 16 bytes of nibbles
 MAX_TENSORS = 100_000
+# More layers than any BERT-style encoder has; a damaged header must not make the reader
+# list the tensors of millions of layers.
+MAX_LAYERS = 256
 # A tensor directory entry after its name: dtype (0 = f32, else q4_0), element count, byte
 # offset from the file start, byte length.
 TENSOR_ENTRY = "BIQQ"
@@ -191,6 +194,8 @@ def _read_header(cursor: _Cursor) -> Header:
     for name in names:
         if not 0 < getattr(header, name) <= 1 << 24:
             raise cursor.fail(f"implausible header size {name} = {getattr(header, name)}")
+    if header.layers > MAX_LAYERS:
+        raise cursor.fail(f"implausible layer count {header.layers} (at most {MAX_LAYERS})")
     if header.hidden % header.heads:
         raise cursor.fail(f"hidden size {header.hidden} is not a multiple of the "
                           f"{header.heads} heads")

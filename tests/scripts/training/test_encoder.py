@@ -242,6 +242,7 @@ BROKEN = {
     "magic": (lambda data: b"GGUF" + data[4:], "magic"),
     "version": (lambda data: _patched(data, 4, "I", 2), "version 2"),
     "heads": (lambda data: _patched(data, 16, "i", 7), "heads"),
+    "layers": (lambda data: _patched(data, 12, "i", 1 << 23), "layer count"),
     "block size": (lambda data: _patched(data, 40, "i", 16), "block size 16"),
     "piece count": (lambda data: _patched(data, 44, "i", 300_000), "piece count"),
     "special id": (lambda data: _patched(data, 48, "i", -1), "special id bos"),
