@@ -335,7 +335,7 @@ def build_meta(pipeline_meta: Mapping[str, Any], lang: str, version: str,
     """The meta of a packaged pipeline: its own meta with our name, version, licence,
     sources, scores (when measured) and the requirement on `spacy-deid`; for a
     transformer pipeline (`encoder` given) the encoder among the sources and the
-     transformer runtime among the requirements; the source of subword vectors
+    transformer runtime among the requirements; the source of subword vectors
     (`subwords`) among the sources."""
     meta = dict(pipeline_meta)
     extra = transformer_requirements() if encoder is not None else []
