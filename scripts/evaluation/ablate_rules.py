@@ -16,6 +16,10 @@ Usage::
 
 With `--ner-model training_trf/xx/model-best --gpu-id 0` the one transformer NER is the NER of
 every language, as in the `_trf` pipelines: which rules still add recall on top of it.
+
+With `--text-case lower` (or `upper`) every dev document is scored with its whole text in that
+case, the annotations kept: what each component does for notes written without capitals, or in
+capitals only (`deid_recase` acts on those alone).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import typer
 from spacy.language import Language
 
 from scripts.corpus.sources import by_source
+from scripts.evaluation.dev_scores import TEXT_CASES, with_text_case
 from scripts.evaluation.evaluate import (
     caught_rates,
     command_line,
@@ -42,7 +47,7 @@ from scripts.pipelines.assemble import assemble_pipeline, id_cue_learning_paths,
 from spacy_deid.lang import parse_language_codes
 from spacy_deid.translate.alignment import doc_char_spans
 
-RULES: tuple[str, ...] = ("deid_entity_bounds", "deid_date_shapes", "deid_name_cues",
+RULES: tuple[str, ...] = ("deid_recase", "deid_entity_bounds", "deid_date_shapes", "deid_name_cues",
                           "deid_name_forms", "deid_name_extent", "deid_id_cues",
                           "deid_mention_propagation", "deid_user_names", "deid_presidio_patterns")
 NOT_DETECTORS: tuple[str, ...] = ("deid_anonymizer",)
@@ -73,10 +78,11 @@ def score_variant(nlp: Language, docs: Sequence[Any], disable: Sequence[str]) ->
 
 
 def ablate_language(training_dir: Path, splits_dir: Path, lang: str,
-                    multilingual_model: Path | None,
-                    ner_model: Path | None = None) -> dict[str, Any]:
-    """Every variant of `lang`'s pipeline (rules learned from train only) on its dev split;
-    its NER is `ner_model` where given, else `<training_dir>/<lang>/model-best`."""
+                    multilingual_model: Path | None, ner_model: Path | None = None,
+                    text_case: str | None = None) -> dict[str, Any]:
+    """Every variant of `lang`'s pipeline (rules learned from train only) on its dev split
+    (every text in `text_case` where given); its NER is `ner_model` where given, else
+    `<training_dir>/<lang>/model-best`."""
     model_dir = ner_model_dir(training_dir, lang, ner_model)
     if not model_dir.exists():
         raise FileNotFoundError(f"no trained pipeline at {model_dir}")
@@ -85,6 +91,8 @@ def ablate_language(training_dir: Path, splits_dir: Path, lang: str,
     nlp = assemble_pipeline(model_dir, lang, [train], multilingual_model,
                             id_gold_paths=id_train)
     docs = read_gold_docs(dev, nlp.vocab)
+    if text_case is not None:
+        docs = [with_text_case(doc, text_case) for doc in docs]
     return {name: score_variant(nlp, docs, off) for name, off in variants(nlp).items()}
 
 
@@ -107,21 +115,26 @@ def main(
         help="One trained pipeline as every language's NER (e.g. training_trf/xx/model-best) "
              "instead of <training_dir>/<lang>/model-best")] = None,
     gpu_id: Annotated[int, typer.Option(help="GPU id, -1 for the CPU")] = -1,
+    text_case: Annotated[str | None, typer.Option(
+        help="Score every dev text in this case: lower or upper")] = None,
 ) -> None:
     """Write the dev-split scores of every rule-component variant for every language."""
+    if text_case is not None and text_case not in TEXT_CASES:
+        raise typer.BadParameter(f"--text-case must be one of {', '.join(TEXT_CASES)}")
     try:
         device = select_device(gpu_id)
         results = {}
         for lang in parse_language_codes(langs):
             results[lang] = ablate_language(training_dir, splits_dir, lang, multilingual_model,
-                                            ner_model)
+                                            ner_model, text_case)
             report(lang, results[lang])
     except (FileNotFoundError, ValueError) as err:
         typer.echo(f"Error: {err}", err=True)
         raise typer.Exit(code=1) from err
     output.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_json(output, {"command": command_line(), "created": timestamp(),
-                              "split": "dev", "rules_learned_from": "train", **device,
+                              "split": "dev", "text_case": text_case,
+                              "rules_learned_from": "train", **device,
                               "versions": package_versions(), "languages": results})
 
 

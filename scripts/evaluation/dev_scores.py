@@ -2,7 +2,9 @@
 source: strict micro precision, recall and F1, and the person names and IDs caught.
 
 Used to choose between model variants on dev before anything is scored on test:
-`python -m scripts.evaluation.dev_scores training/xx/model-best`.
+`python -m scripts.evaluation.dev_scores training/xx/model-best`. With `--text-case lower`
+(or `upper`) every document is scored with its whole text in that case, the annotations
+kept: how a model does on notes written without capitals, or in capitals only.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from spacy.tokens import Doc, Span
 
 from scripts.corpus.sources import by_source
 from scripts.evaluation.evaluate import (
@@ -23,10 +26,25 @@ from scripts.evaluation.evaluate import (
 from spacy_deid.translate.alignment import doc_char_spans
 
 LANGS = "de,en,fr,it,pl,ru,uk,tr,ar,fa"
+TEXT_CASES = ("lower", "upper")
 
 
-def dev_scores(model: Path, splits: Path, langs: list[str], split: str = "dev") -> dict:
-    """Per source: strict micro scores and caught counts over every language's `split`."""
+def with_text_case(doc: Doc, text_case: str) -> Doc:
+    """A copy of an annotated document with every token in `text_case` ("lower" or
+    "upper"), the same tokens annotated and the same `user_data`."""
+    if text_case not in TEXT_CASES:
+        raise ValueError(f"text case must be one of {', '.join(TEXT_CASES)}, not {text_case!r}")
+    words = [getattr(token.text, text_case)() for token in doc]
+    copy = Doc(doc.vocab, words=words, spaces=[bool(token.whitespace_) for token in doc])
+    copy.ents = [Span(copy, ent.start, ent.end, label=ent.label_) for ent in doc.ents]
+    copy.user_data.update(doc.user_data)
+    return copy
+
+
+def dev_scores(model: Path, splits: Path, langs: list[str], split: str = "dev",
+               text_case: str | None = None) -> dict:
+    """Per source: strict micro scores and caught counts over every language's `split`
+    (every text in `text_case` where given)."""
     import spacy
 
     nlp = spacy.load(model)
@@ -35,6 +53,8 @@ def dev_scores(model: Path, splits: Path, langs: list[str], split: str = "dev") 
     texts: dict[str, list] = {}
     for lang in langs:
         docs = read_gold_docs(splits / lang / f"{split}.spacy", nlp.vocab)
+        if text_case is not None:
+            docs = [with_text_case(doc, text_case) for doc in docs]
         predictions = dict(zip((id(doc) for doc in docs),
                                predict_spans(nlp, [doc.text for doc in docs]), strict=True))
         for source, members in by_source(docs).items():
@@ -46,7 +66,8 @@ def dev_scores(model: Path, splits: Path, langs: list[str], split: str = "dev") 
                                                        predicted[source])["strict"]["micro"],
                        "caught": caught_rates(gold[source], predicted[source], texts[source])}
               for source in gold}
-    return {"model": str(model), "split": split, "langs": langs, "sources": scores}
+    return {"model": str(model), "split": split, "text_case": text_case, "langs": langs,
+            "sources": scores}
 
 
 def main(
@@ -54,10 +75,14 @@ def main(
     splits: Path = typer.Option(Path("corpus/splits"), help="Folder with <lang>/<split>.spacy"),
     langs: str = typer.Option(LANGS, help="Comma-separated language codes"),
     split: str = typer.Option("dev", help="Which split to score"),
+    text_case: str = typer.Option(None, help="Score every text in this case: lower or upper"),
     output: Path = typer.Option(None, help="Also write the scores as JSON here"),
 ) -> None:
     """Print one line per source: strict P/R/F1, names and IDs caught."""
-    result = dev_scores(model, splits, [lang for lang in langs.split(",") if lang], split)
+    if text_case is not None and text_case not in TEXT_CASES:
+        raise typer.BadParameter(f"--text-case must be one of {', '.join(TEXT_CASES)}")
+    result = dev_scores(model, splits, [lang for lang in langs.split(",") if lang], split,
+                        text_case)
     for source, row in result["sources"].items():
         strict = row["strict_micro"]
         caught = "  ".join(f"{group} {row['caught'][group]['caught']}/"

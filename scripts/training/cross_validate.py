@@ -68,10 +68,11 @@ def sum_leakage(reports: list[dict]) -> dict:
 
 
 def run_fold(config: Path, lang: str, train_on: str, fold: int, n_folds: int, seed: int,
-             max_steps: int, work_dir: Path, metrics_dir: Path, training_letters_only: bool,
-             leakage: bool) -> Path:
-    """Split, train, assemble and evaluate one fold (and write its leakage report when
-    `leakage`); return its metrics file."""
+             overrides: list[str], work_dir: Path, metrics_dir: Path,
+             training_letters_only: bool, leakage: bool) -> Path:
+    """Split, train (`overrides`: settings of the training config, as `train` takes them),
+    assemble and evaluate one fold (and write its leakage report when `leakage`); return its
+    metrics file."""
     splits = work_dir / f"fold{fold}" / "splits"
     models = work_dir / f"fold{fold}" / "models"
     suffix = TRAINING_FOLDS if training_letters_only else ""
@@ -82,7 +83,7 @@ def run_fold(config: Path, lang: str, train_on: str, fold: int, n_folds: int, se
             "--n-folds", str(n_folds), "--fold", str(fold), "--seed", str(seed))
     run("scripts.training.train", str(config), str(splits), str(models), "--langs", train_on,
         "--jobs", "1", "--times-file", str(work_dir / f"fold{fold}" / "train_time.json"),
-        f"--override=--training.max_steps={max_steps}")
+        *(f"--override={setting}" for setting in overrides))
     if train_on != lang:
         run("scripts.corpus.retokenize", str(models / train_on / "model-best"), str(models),
             "--langs", lang)
@@ -105,6 +106,8 @@ def main(
     n_folds: int = typer.Option(5, help="Number of folds"),
     seed: int = typer.Option(0, help="Random seed of the fold assignment"),
     max_steps: int = typer.Option(2000, help="Training steps per fold"),
+    override: list[str] = typer.Option(
+        [], help="Config overrides for every fold, e.g. --paths.encoder=training/encoder"),
     jobs: int = typer.Option(2, help="Folds run side by side"),
     work_dir: Path = typer.Option(Path("training/cv"), help="Where folds are written"),
     metrics_dir: Path = typer.Option(Path("metrics"), help="Where metrics are written"),
@@ -121,10 +124,11 @@ def main(
                                  "leave out --train-lang")
     suffix = TRAINING_FOLDS if training_letters_only else ""
     summary = suffix or "_cv"
+    overrides = [f"--training.max_steps={max_steps}", *override]
 
     def fold_job(fold: int) -> Path:
         typer.echo(f"fold {fold + 1}/{n_folds} started", err=True)
-        output = run_fold(config, lang, train_on, fold, n_folds, seed, max_steps, work_dir,
+        output = run_fold(config, lang, train_on, fold, n_folds, seed, overrides, work_dir,
                           metrics_dir, training_letters_only, leakage)
         typer.echo(f"fold {fold + 1}/{n_folds} done: {output}", err=True)
         return output

@@ -25,6 +25,7 @@ from transformers import (
     ModernBertModel,
 )
 
+from spacy_deid.detect.recase import letter_case
 from spacy_deid.translate.alignment import make_doc
 from spacy_deid.translate.inline_tags import parse_inline_tags
 from tests.configs import CONFIGS, train_briefly
@@ -203,8 +204,8 @@ def test_a_transformer_ner_added_second_keeps_its_own_encoder(offline, tmp_path)
     ensemble = assemble_pipeline(models["de"], "de", [train_path], models["xx"])
     ensemble.to_disk(tmp_path / "ensemble")
     ensemble = spacy.load(tmp_path / "ensemble")
-    assert ensemble.pipe_names[:5] == ["deid_language_check", "transformer", "ner",
-                                       "ner_multilingual", "deid_entity_bounds"]
+    assert ensemble.pipe_names[:6] == ["deid_language_check", "transformer", "ner",
+                                       "ner_multilingual", "deid_recase", "deid_entity_bounds"]
     multilingual = spacy.load(models["xx"])
     others = [name for name in ensemble.pipe_names if name != "ner_multilingual"]
     for text in plain_texts:
@@ -213,3 +214,9 @@ def test_a_transformer_ner_added_second_keeps_its_own_encoder(offline, tmp_path)
         with ensemble.select_pipes(disable=others):
             alone = ensemble(text)
         assert entity_triples(alone) == entity_triples(multilingual(text))
+    # a text in lower case only is read again, recased, by the encoder and both NERs
+    lowered = " ".join(plain_texts).lower()
+    recase = ensemble.get_pipe("deid_recase")
+    assert letter_case(lowered, recase.min_cased, recase.lower_share, recase.upper_share) == "lower"
+    assert recase.finders() == ["transformer", "ner", "ner_multilingual"]
+    assert ensemble(lowered).text == lowered

@@ -79,3 +79,19 @@ def test_the_output_records_the_device(tmp_path):
     written = srsly.read_json(output)
     assert written["device"] == "cpu"
     assert written["languages"]["de"]["ner only"]["letters"]["n_docs"] == 3
+
+
+def test_a_text_case_scores_the_dev_documents_in_that_case(tmp_path):
+    training, splits = tiny_training(tmp_path)
+    output = tmp_path / "ablation.json"
+    app = ablate_rules.typer.Typer()
+    app.command()(ablate_rules.main)
+    result = runner.invoke(app, [str(training), str(splits), str(output), "--langs", "de",
+                                 "--text-case", "lower"])
+    assert result.exit_code == 0, plain_output(result)
+    written = srsly.read_json(output)
+    assert written["text_case"] == "lower"
+    assert "without deid_recase" in written["languages"]["de"]
+    refused = runner.invoke(app, [str(training), str(splits), str(output), "--langs", "de",
+                                  "--text-case", "title"])
+    assert refused.exit_code != 0 and "--text-case must be one of" in plain_output(refused)

@@ -1,8 +1,9 @@
 """scripts.evaluation.dev_scores: a model's dev scores summed over languages, per source."""
 
+import pytest
 from spacy.tokens import DocBin, Span
 
-from scripts.evaluation.dev_scores import dev_scores
+from scripts.evaluation.dev_scores import dev_scores, with_text_case
 from tests.configs import blank_deid
 
 DOCS = {
@@ -50,3 +51,28 @@ def test_scores_are_summed_over_languages_per_source(tmp_path):
                                         "caught_rate": 0.0}
     assert synthetic["caught"]["names"]["caught"] == 1
     assert synthetic["strict_micro"]["r"] == 0.5
+
+
+def test_a_text_case_scores_every_text_in_that_case(tmp_path):
+    write_splits(tmp_path / "splits")
+    # the name finder needs `Anna` and a capitalised word: no name survives either case
+    for text_case in ("lower", "upper"):
+        result = dev_scores(name_finder(tmp_path / "model"), tmp_path / "splits", ["de", "pl"],
+                            text_case=text_case)
+        assert result["text_case"] == text_case
+        assert result["sources"]["letters"]["caught"]["names"] == {
+            "spans": 2, "caught": 0, "overlapped": 0, "caught_rate": 0.0}
+
+
+def test_with_text_case_keeps_the_annotated_tokens_and_the_user_data():
+    nlp = blank_deid("de")
+    doc = nlp.make_doc("Frau Anna Weiß, Straße 4B.")
+    doc.ents = [doc.char_span(5, 14, "NAME_PATIENT"), doc.char_span(16, 25, "LOCATION_STREET")]
+    doc.user_data["source"] = "synthetic"
+    upper = with_text_case(doc, "upper")
+    assert [(ent.text, ent.label_) for ent in upper.ents] == [
+        ("ANNA WEISS", "NAME_PATIENT"), ("STRASSE 4B", "LOCATION_STREET")]
+    assert upper.user_data == {"source": "synthetic"}
+    assert with_text_case(doc, "lower").text == "frau anna weiß, straße 4b."
+    with pytest.raises(ValueError, match="text case"):
+        with_text_case(doc, "title")

@@ -63,3 +63,20 @@ def test_leakage_is_summed_over_the_folds():
     assert sum_leakage(reports) == {
         "folds": 2, "spans": 180, "leaked": 10,
         "names_and_ids": {"spans": 40, "leaked": 2, "leak_rate": 0.05}}
+
+
+def test_every_fold_trains_with_the_steps_and_the_config_overrides(monkeypatch, tmp_path):
+    from scripts.training import cross_validate
+
+    calls = []
+    monkeypatch.setattr(cross_validate, "run", lambda module, *args: calls.append((module, args)))
+    cross_validate.main(config=tmp_path / "cpu.cfg", lang="de", train_lang="", n_folds=2,
+                        seed=0, max_steps=30, jobs=1, work_dir=tmp_path / "cv",
+                        metrics_dir=tmp_path / "metrics", training_letters_only=False,
+                        leakage=False, override=["--paths.encoder=/encoders/e5"])
+    trainings = [args for module, args in calls if module == "scripts.training.train"]
+    assert len(trainings) == 2
+    for args in trainings:
+        assert args[-2:] == ("--override=--training.max_steps=30",
+                             "--override=--paths.encoder=/encoders/e5")
+    assert calls[-1][0] == "scripts.evaluation.evaluate" and calls[-1][1][0] == "aggregate"
