@@ -33,7 +33,7 @@ import typer
 from spacy.language import Language
 
 from scripts.corpus.sources import by_source
-from scripts.evaluation.dev_scores import TEXT_CASES, with_text_case
+from scripts.evaluation.dev_scores import validate_text_case, with_text_case
 from scripts.evaluation.evaluate import (
     caught_rates,
     command_line,
@@ -116,11 +116,10 @@ def main(
              "instead of <training_dir>/<lang>/model-best")] = None,
     gpu_id: Annotated[int, typer.Option(help="GPU id, -1 for the CPU")] = -1,
     text_case: Annotated[str | None, typer.Option(
+        callback=validate_text_case,
         help="Score every dev text in this case: lower or upper")] = None,
 ) -> None:
     """Write the dev-split scores of every rule-component variant for every language."""
-    if text_case is not None and text_case not in TEXT_CASES:
-        raise typer.BadParameter(f"--text-case must be one of {', '.join(TEXT_CASES)}")
     try:
         device = select_device(gpu_id)
         results = {}

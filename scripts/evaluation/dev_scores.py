@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from scripts.corpus.sources import by_source
@@ -41,13 +42,17 @@ def with_text_case(doc: Doc, text_case: str) -> Doc:
     return copy
 
 
-def dev_scores(model: Path, splits: Path, langs: list[str], split: str = "dev",
-               text_case: str | None = None) -> dict:
-    """Per source: strict micro scores and caught counts over every language's `split`
-    (every text in `text_case` where given)."""
-    import spacy
+def validate_text_case(value: str | None) -> str | None:
+    """A command-line `--text-case` value, checked: None, "lower" or "upper"."""
+    if value is not None and value not in TEXT_CASES:
+        raise typer.BadParameter(f"--text-case must be one of {', '.join(TEXT_CASES)}")
+    return value
 
-    nlp = spacy.load(model)
+
+def scores_by_source(nlp: Language, splits: Path, langs: list[str], split: str = "dev",
+                     text_case: str | None = None) -> dict:
+    """Per source: strict micro scores and caught counts of `nlp` over every language's
+    `split` (every text in `text_case` where given)."""
     gold: dict[str, list] = {}
     predicted: dict[str, list] = {}
     texts: dict[str, list] = {}
@@ -61,11 +66,19 @@ def dev_scores(model: Path, splits: Path, langs: list[str], split: str = "dev",
             gold.setdefault(source, []).extend(doc_char_spans(doc) for doc in members)
             predicted.setdefault(source, []).extend(predictions[id(doc)] for doc in members)
             texts.setdefault(source, []).extend(doc.text for doc in members)
-    scores = {source: {"n_docs": len(gold[source]),
-                       "strict_micro": score_documents(gold[source],
-                                                       predicted[source])["strict"]["micro"],
-                       "caught": caught_rates(gold[source], predicted[source], texts[source])}
-              for source in gold}
+    return {source: {"n_docs": len(gold[source]),
+                     "strict_micro": score_documents(gold[source],
+                                                     predicted[source])["strict"]["micro"],
+                     "caught": caught_rates(gold[source], predicted[source], texts[source])}
+            for source in gold}
+
+
+def dev_scores(model: Path, splits: Path, langs: list[str], split: str = "dev",
+               text_case: str | None = None) -> dict:
+    """The scores of `scores_by_source` for the model or pipeline at `model`."""
+    import spacy
+
+    scores = scores_by_source(spacy.load(model), splits, langs, split, text_case)
     return {"model": str(model), "split": split, "text_case": text_case, "langs": langs,
             "sources": scores}
 
@@ -75,12 +88,11 @@ def main(
     splits: Path = typer.Option(Path("corpus/splits"), help="Folder with <lang>/<split>.spacy"),
     langs: str = typer.Option(LANGS, help="Comma-separated language codes"),
     split: str = typer.Option("dev", help="Which split to score"),
-    text_case: str = typer.Option(None, help="Score every text in this case: lower or upper"),
+    text_case: str = typer.Option(None, callback=validate_text_case,
+                                  help="Score every text in this case: lower or upper"),
     output: Path = typer.Option(None, help="Also write the scores as JSON here"),
 ) -> None:
     """Print one line per source: strict P/R/F1, names and IDs caught."""
-    if text_case is not None and text_case not in TEXT_CASES:
-        raise typer.BadParameter(f"--text-case must be one of {', '.join(TEXT_CASES)}")
     result = dev_scores(model, splits, [lang for lang in langs.split(",") if lang], split,
                         text_case)
     for source, row in result["sources"].items():

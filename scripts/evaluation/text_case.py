@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
-from scripts.evaluation.dev_scores import TEXT_CASES, dev_scores
+from scripts.evaluation.dev_scores import TEXT_CASES, scores_by_source
 from scripts.evaluation.evaluate import command_line, package_versions, timestamp, write_json
 from spacy_deid.lang import parse_language_codes
 
@@ -25,8 +25,12 @@ AS_WRITTEN = "as written"
 
 
 def text_case_scores(pipeline: Path, splits_dir: Path, lang: str) -> dict[str, Any]:
-    """The test-split scores of one pipeline per source, as written and in each case."""
-    return {case or AS_WRITTEN: dev_scores(pipeline, splits_dir, [lang], "test", case)["sources"]
+    """The test-split scores of one pipeline per source, as written and in each case (the
+    pipeline loaded once)."""
+    import spacy
+
+    nlp = spacy.load(pipeline)
+    return {case or AS_WRITTEN: scores_by_source(nlp, splits_dir, [lang], "test", case)
             for case in (None, *TEXT_CASES)}
 
 
