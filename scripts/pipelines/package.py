@@ -42,7 +42,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from email.parser import Parser
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import srsly
 import typer
@@ -53,6 +53,9 @@ from packaging.version import InvalidVersion, Version
 from scripts.evaluation.evaluate import timestamp
 from spacy_deid.detect.subword_vectors import HASH_SUBWORD_EMBED, SUBWORD_VECTORS
 from spacy_deid.lang import parse_language_codes
+
+if TYPE_CHECKING:
+    from thinc.api import Config
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 COMPONENTS_DISTRIBUTION = "spacy-deid"
@@ -272,13 +275,12 @@ def encoder_source(name: str) -> dict[str, str]:
             "provenance": provenance}
 
 
-def subword_vectors_source(pipeline_dir: Path) -> dict[str, str] | None:
+def subword_vectors_source(config: Mapping[str, Any], pipeline_dir: Path
+                           ) -> dict[str, str] | None:
     """The meta `sources` entry of the encoder whose input embeddings a CPU pipeline's
     subword vectors come from (`spacy_deid.HashSubwordEmbed.v1`), or None for a pipeline
-    without them. The encoder folder must still be there: it says which model and licence."""
-    from spacy.util import load_config
-
-    config = load_config(pipeline_dir / "config.cfg", interpolate=True)
+    without them. `config` is the pipeline's (at `pipeline_dir`). The encoder folder must
+    still be there: it says which model and licence."""
     folders = sorted({str(block["encoder_dir"]) for block in _config_blocks(config)
                       if block.get("@architectures") in SUBWORD_ARCHITECTURES})
     if not folders:
@@ -301,12 +303,9 @@ def _config_blocks(block: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
             yield from _config_blocks(value)
 
 
-def transformer_name(pipeline_dir: Path) -> str | None:
-    """The encoder name (`from_pretrained`) of a pipeline's `transformer` component, or None
-    for a pipeline without one."""
-    from spacy.util import load_config
-
-    config = load_config(pipeline_dir / "config.cfg", interpolate=True)
+def transformer_name(config: Mapping[str, Any]) -> str | None:
+    """The encoder name (`from_pretrained`) of a pipeline config's `transformer` component,
+    or None for a pipeline without one."""
     component = config["components"].get("transformer")
     if component is None or "transformer" not in config["nlp"]["pipeline"]:
         return None
@@ -387,9 +386,10 @@ def license_text(lang: str, suffix: str = "", encoder: Mapping[str, str] | None 
 # ---------------------------------------------------------------------------
 
 
-def check_pipeline(pipeline_dir: Path, lang: str) -> dict[str, Any]:
+def check_pipeline(pipeline_dir: Path, lang: str) -> tuple[dict[str, Any], Config]:
     """Read and check a pipeline directory: `nlp.lang` must be "xx" and the tokenizer
-    `spacy_deid.Tokenizer.v1` for `lang`. Returns the pipeline's meta.json."""
+    `spacy_deid.Tokenizer.v1` for `lang`. Returns the pipeline's meta.json and its config
+    (interpolated), read once for every later step of packaging."""
     from spacy.util import load_config
 
     config_path = pipeline_dir / "config.cfg"
@@ -398,7 +398,7 @@ def check_pipeline(pipeline_dir: Path, lang: str) -> dict[str, Any]:
         if not path.is_file():
             raise PackagingError(f"{pipeline_dir} is not a saved spaCy pipeline: {path.name} "
                                  "is missing")
-    config = load_config(config_path, interpolate=False)
+    config = load_config(config_path, interpolate=True)
     nlp_lang = config["nlp"].get("lang")
     if nlp_lang != PIPELINE_LANG:
         raise PackagingError(f"{config_path}: [nlp] lang is {nlp_lang!r}; the packages "
@@ -407,7 +407,7 @@ def check_pipeline(pipeline_dir: Path, lang: str) -> dict[str, Any]:
     if tokenizer.get("@tokenizers") != "spacy_deid.Tokenizer.v1" or tokenizer.get("lang") != lang:
         raise PackagingError(f"{config_path}: [nlp.tokenizer] must be spacy_deid.Tokenizer.v1 "
                              f"with lang = {lang!r}; found {dict(tokenizer)}")
-    return dict(srsly.read_json(meta_path))
+    return dict(srsly.read_json(meta_path)), config
 
 
 # ---------------------------------------------------------------------------
@@ -501,11 +501,11 @@ def package_pipeline(pipeline_dir: Path, packages_dir: Path, lang: str, version:
                      suffix: str = "") -> dict[str, Any]:
     """Package one language's pipeline with `spacy package` and build its wheel; return its
     record for built.json."""
-    pipeline_meta = check_pipeline(pipeline_dir, lang)
+    pipeline_meta, config = check_pipeline(pipeline_dir, lang)
     performance, metrics_file = read_metrics(metrics_dir, lang, suffix)
-    encoder_name = transformer_name(pipeline_dir)
+    encoder_name = transformer_name(config)
     encoder = encoder_source(encoder_name) if encoder_name is not None else None
-    subwords = subword_vectors_source(pipeline_dir)
+    subwords = subword_vectors_source(config, pipeline_dir)
     meta = build_meta(pipeline_meta, lang, version, components_version, performance, suffix,
                       encoder, subwords)
     name = package_name(lang, suffix)

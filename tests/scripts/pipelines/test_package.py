@@ -26,7 +26,7 @@ import spacy
 import srsly
 from spacy.tokens import DocBin
 from spacy.training import Example
-from spacy.util import fix_random_seed
+from spacy.util import fix_random_seed, load_config
 
 import scripts.pipelines.check_packages as check_packages_module
 from scripts.pipelines.assemble import assemble_pipeline
@@ -102,6 +102,11 @@ def train_tiny_ner(lang: str, model_dir: Path, train_path: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(model_dir)
     DocBin(docs=[example.reference for example in examples]).to_disk(train_path)
+
+
+def pipeline_config(pipeline: Path):
+    """A saved pipeline's config, as packaging reads it."""
+    return load_config(pipeline / "config.cfg", interpolate=True)
 
 
 def metrics_record(strict_f1: float = 0.8) -> dict:
@@ -188,11 +193,11 @@ def test_a_cpu_pipeline_credits_the_encoder_of_its_subword_vectors(tmp_path) -> 
     (pipeline / "config.cfg").write_text(
         config.replace('encoder = "training/encoder"', f'encoder = "{encoder}"'), encoding="utf-8")
     with pytest.raises(PackagingError, match="no deid_encoder.json"):
-        subword_vectors_source(pipeline)
+        subword_vectors_source(pipeline_config(pipeline), pipeline)
 
     encoder.mkdir()
     srsly.write_json(encoder / "deid_encoder.json", ENCODER_INFO)
-    subwords = subword_vectors_source(pipeline)
+    subwords = subword_vectors_source(pipeline_config(pipeline), pipeline)
     assert subwords["name"] == "intfloat/multilingual-e5-small"
     assert subwords["role"].startswith("subword vectors")
     meta = build_meta({"lang": "xx", "name": "pipeline"}, "pl", "0.1.0", "0.1.0", None,
@@ -205,7 +210,7 @@ def test_a_cpu_pipeline_credits_the_encoder_of_its_subword_vectors(tmp_path) -> 
 
     (pipeline / "config.cfg").write_text((CONFIGS / "transformer.cfg").read_text(
         encoding="utf-8"), encoding="utf-8")
-    assert subword_vectors_source(pipeline) is None
+    assert subword_vectors_source(pipeline_config(pipeline), pipeline) is None
 
 
 def test_the_trf_scores_come_from_the_suffixed_metrics_file(tmp_path: Path) -> None:
@@ -266,7 +271,9 @@ def test_check_pipeline_requires_xx_and_the_deid_tokenizer(tmp_path: Path) -> No
     blank_deid("it").to_disk(tmp_path / "it")
     with pytest.raises(PackagingError, match="lang = 'de'"):
         check_pipeline(tmp_path / "it", "de")
-    assert check_pipeline(tmp_path / "it", "it")["lang"] == "xx"
+    meta, config = check_pipeline(tmp_path / "it", "it")
+    assert meta["lang"] == "xx"
+    assert config["nlp"]["tokenizer"]["lang"] == "it"
     with pytest.raises(PackagingError, match="config.cfg is missing"):
         check_pipeline(tmp_path / "missing", "de")
 
