@@ -3,10 +3,11 @@
 For each fold: split (fold k is test, the next fold dev, the rest train; the same documents
 in every language), train, assemble, evaluate; then aggregate mean ± sd over the folds.
 
-With `--training-letters-only`, the folds are cut from the training letters of the document
-split instead (letter i in fold i mod k; the held-out fold is the test set, the document
-split's dev set picks the checkpoint), so that no test letter is seen: a place to find and
-count leaks while designing rules, written with the suffix `_trainfolds`. With `--leakage`,
+With `--training-split-only`, the folds are cut from the training documents of the document
+split instead (letters and multi-genre documents; document i in fold i mod k; the held-out
+fold is the test set, the document split's dev set picks the checkpoint), so that no test
+document is seen: a place to find and count leaks while designing rules, written with the
+suffix `_trainfolds`. With `--leakage`,
 each fold's leakage report is written too and the names and IDs leaked are summed.
 """
 
@@ -23,7 +24,7 @@ from spacy.tokens import DocBin
 
 from scripts.corpus.split import check_fold, load_docs
 
-# File name suffix of the folds over the training letters only.
+# File name suffix of the folds over the training split only.
 TRAINING_FOLDS = "_trainfolds"
 
 
@@ -41,15 +42,15 @@ def run(module: str, *args: str) -> None:
 def write_training_folds(splits_dir: Path, lang: str, n_folds: int, fold: int,
                          output_dir: Path) -> None:
     """Write `output_dir/<lang>/{train,dev,test}.spacy` for one fold over the training
-    letters of the document split in `splits_dir`: letter i is in fold i mod `n_folds`, fold
-    `fold` is the test set, the others train; dev is the document split's own dev set."""
+    documents of the document split in `splits_dir`: document i is in fold i mod `n_folds`,
+    fold `fold` is the test set, the others train; dev is the document split's own dev set."""
     check_fold(n_folds, fold)
-    letters = load_docs(splits_dir / lang / "train.spacy")
-    if len(letters) < n_folds:
-        raise typer.BadParameter(f"{lang}: {len(letters)} training letters cannot make "
+    documents = load_docs(splits_dir / lang / "train.spacy")
+    if len(documents) < n_folds:
+        raise typer.BadParameter(f"{lang}: {len(documents)} training documents cannot make "
                                  f"{n_folds} folds")
-    folds = {"train": [doc for i, doc in enumerate(letters) if i % n_folds != fold],
-             "test": [doc for i, doc in enumerate(letters) if i % n_folds == fold],
+    folds = {"train": [doc for i, doc in enumerate(documents) if i % n_folds != fold],
+             "test": [doc for i, doc in enumerate(documents) if i % n_folds == fold],
              "dev": load_docs(splits_dir / lang / "dev.spacy")}
     (output_dir / lang).mkdir(parents=True, exist_ok=True)
     for split, docs in folds.items():
@@ -69,14 +70,14 @@ def sum_leakage(reports: list[dict]) -> dict:
 
 def run_fold(config: Path, lang: str, train_on: str, fold: int, n_folds: int, seed: int,
              overrides: list[str], work_dir: Path, metrics_dir: Path,
-             training_letters_only: bool, leakage: bool) -> Path:
+             training_split_only: bool, leakage: bool) -> Path:
     """Split, train (`overrides`: settings of the training config, as `train` takes them),
     assemble and evaluate one fold (and write its leakage report when `leakage`); return its
     metrics file."""
     splits = work_dir / f"fold{fold}" / "splits"
     models = work_dir / f"fold{fold}" / "models"
-    suffix = TRAINING_FOLDS if training_letters_only else ""
-    if training_letters_only:
+    suffix = TRAINING_FOLDS if training_split_only else ""
+    if training_split_only:
         write_training_folds(Path("corpus/splits"), lang, n_folds, fold, splits)
     else:
         run("scripts.corpus.split", "corpus/docbin", str(splits), "--mode", "kfold",
@@ -111,25 +112,26 @@ def main(
     jobs: int = typer.Option(2, help="Folds run side by side"),
     work_dir: Path = typer.Option(Path("training/cv"), help="Where folds are written"),
     metrics_dir: Path = typer.Option(Path("metrics"), help="Where metrics are written"),
-    training_letters_only: bool = typer.Option(
-        False, help="Folds over the document split's training letters only (no test letter)"),
+    training_split_only: bool = typer.Option(
+        False, help="Folds over the document split's training documents only (no test "
+        "document)"),
     leakage: bool = typer.Option(False, help="Also write each fold's leakage report and "
                                  "the sum over the folds"),
 ) -> None:
     """Train and score one model per fold, `jobs` at a time, and write `<lang>_cv.json`
-    (`<lang>_trainfolds.json` over the training letters only)."""
+    (`<lang>_trainfolds.json` over the training split only)."""
     train_on = train_lang or lang
-    if training_letters_only and train_on != lang:
-        raise typer.BadParameter("--training-letters-only trains the language's own model; "
+    if training_split_only and train_on != lang:
+        raise typer.BadParameter("--training-split-only trains the language's own model; "
                                  "leave out --train-lang")
-    suffix = TRAINING_FOLDS if training_letters_only else ""
+    suffix = TRAINING_FOLDS if training_split_only else ""
     summary = suffix or "_cv"
     overrides = [f"--training.max_steps={max_steps}", *override]
 
     def fold_job(fold: int) -> Path:
         typer.echo(f"fold {fold + 1}/{n_folds} started", err=True)
         output = run_fold(config, lang, train_on, fold, n_folds, seed, overrides, work_dir,
-                          metrics_dir, training_letters_only, leakage)
+                          metrics_dir, training_split_only, leakage)
         typer.echo(f"fold {fold + 1}/{n_folds} done: {output}", err=True)
         return output
 

@@ -1,4 +1,4 @@
-"""scripts/training/cross_validate.py: folds over the training letters only; leakage summed
+"""scripts/training/cross_validate.py: folds over the training split only; leakage summed
 over folds."""
 
 import pytest
@@ -53,7 +53,7 @@ def test_no_test_letter_of_the_document_split_is_used(splits, tmp_path):
 def test_bad_folds_are_refused(splits, tmp_path):
     with pytest.raises(typer.BadParameter, match="--fold"):
         write_training_folds(splits, "de", 3, 3, tmp_path / "out")
-    with pytest.raises(typer.BadParameter, match="5 training letters"):
+    with pytest.raises(typer.BadParameter, match="5 training documents"):
         write_training_folds(splits, "de", 6, 0, tmp_path / "out")
 
 
@@ -72,7 +72,7 @@ def test_every_fold_trains_with_the_steps_and_the_config_overrides(monkeypatch, 
     monkeypatch.setattr(cross_validate, "run", lambda module, *args: calls.append((module, args)))
     cross_validate.main(config=tmp_path / "cpu.cfg", lang="de", train_lang="", n_folds=2,
                         seed=0, max_steps=30, jobs=1, work_dir=tmp_path / "cv",
-                        metrics_dir=tmp_path / "metrics", training_letters_only=False,
+                        metrics_dir=tmp_path / "metrics", training_split_only=False,
                         leakage=False, override=["--paths.encoder=/encoders/e5"])
     trainings = [args for module, args in calls if module == "scripts.training.train"]
     assert len(trainings) == 2
