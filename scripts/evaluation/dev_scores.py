@@ -88,7 +88,7 @@ def main(
     splits: Path = typer.Option(Path("corpus/splits"), help="Folder with <lang>/<split>.spacy"),
     langs: str = typer.Option(LANGS, help="Comma-separated language codes"),
     split: str = typer.Option("dev", help="Which split to score"),
-    text_case: str = typer.Option(None, callback=validate_text_case,
+    text_case: str | None = typer.Option(None, callback=validate_text_case,
                                   help="Score every text in this case: lower or upper"),
     output: Path = typer.Option(None, help="Also write the scores as JSON here"),
 ) -> None:

@@ -7,8 +7,8 @@ With `--training-split-only`, the folds are cut from the training documents of t
 split instead (letters and multi-genre documents; document i in fold i mod k; the held-out
 fold is the test set, the document split's dev set picks the checkpoint), so that no test
 document is seen: a place to find and count leaks while designing rules, written with the
-suffix `_trainfolds`. With `--leakage`,
-each fold's leakage report is written too and the names and IDs leaked are summed.
+suffix `_trainfolds`. With `--leakage`, each fold's leakage report is written too and the
+names and IDs leaked are summed.
 """
 
 from __future__ import annotations
