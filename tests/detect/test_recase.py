@@ -12,6 +12,7 @@ TRAINING = [
      [("Helga Schmidt", "NAME_PATIENT")]),
     ("Die Tochter von Frau Ute Brandt berichtet, dass es ihr heute besser geht.",
      [("Ute Brandt", "NAME_PATIENT")]),
+    ("Das EKG von Frau Eva Roth war heute unauffällig.", [("Eva Roth", "NAME_PATIENT")]),
 ]
 # Where "Anna" stands before a capitalised word, the stand-in NER finds a patient name.
 NAME_PATTERN = [{"TEXT": "Anna"}, {"IS_TITLE": True}]
@@ -111,8 +112,39 @@ def test_what_it_learned_is_saved_with_the_pipeline(tmp_path):
         ("anna berger", "NAME_PATIENT")]
 
 
+SURNAME_IN_CAPITALS = "Frau Anna BERGER kam heute mit ihrer Tochter zur Kontrolle."
+
+
+def test_a_surname_in_capitals_in_ordinary_text_is_found_on_its_usual_case():
+    doc = pipeline(min_word_capitals=3)(SURNAME_IN_CAPITALS)
+    assert entities(doc) == [("Anna BERGER", "NAME_PATIENT")]
+
+
+def test_words_in_capitals_are_left_alone_by_default():
+    assert pipeline()(SURNAME_IN_CAPITALS).ents == ()
+
+
+def test_only_long_words_in_capitals_that_are_usually_written_otherwise_are_rewritten():
+    nlp = pipeline(min_word_capitals=3)
+    recase = nlp.get_pipe("deid_recase")
+    doc = nlp.make_doc("Das EKG von Anna BERGER, AB.")
+    words = recase.unusual_capitals(doc)
+    assert [doc[i].text for i in sorted(words)] == ["BERGER"]
+    assert recase.recased(doc, only=words).text == "Das EKG von Anna Berger, AB."
+
+
+def test_an_entity_on_a_word_in_capitals_replaces_only_entities_it_encloses():
+    recase = pipeline(min_word_capitals=3).get_pipe("deid_recase")
+    inside = recase.nlp.make_doc(SURNAME_IN_CAPITALS)
+    inside.ents = [inside.char_span(5, 9, label="NAME_OTHER")]
+    assert entities(recase(inside)) == [("Anna BERGER", "NAME_PATIENT")]
+    across = recase.nlp.make_doc(SURNAME_IN_CAPITALS)
+    across.ents = [across.char_span(10, 20, label="NAME_OTHER")]
+    assert entities(recase(across)) == [("BERGER kam", "NAME_OTHER")]
+
+
 @pytest.mark.parametrize("config", [{"ner_components": []}, {"lower_share": 0.9},
-                                    {"min_cased": 0}])
+                                    {"min_cased": 0}, {"min_word_capitals": -1}])
 def test_bad_settings_are_refused(config):
     with pytest.raises(ValueError, match="deid_recase"):
         pipeline(**config)

@@ -13,6 +13,13 @@ found on the copy, on the same tokens, replace those the NERs found in the text 
 (in capitals, most words look like names to them). A document with ordinary capitals
 passes unchanged.
 
+A single word in capitals in a text of ordinary case (a surname in a form or an e-mail
+signature, `Dr. Eva ROTH`) is read the same way where `min_word_capitals` is set: words of
+at least that many letters written in capitals, which the training documents write
+otherwise, are rewritten in their usual form on a copy, and the entities found there on
+such a word are added where they enclose what the first reading found on those tokens.
+Abbreviations the training documents write in capitals (`EKG`, `MRT`) stay as they are.
+
 What it learns from the training documents (`initialize`): for each word seen outside PHI,
 the form written most often, and the stems of the words written in lower case.
 """
@@ -67,6 +74,11 @@ def stem(word: str) -> str | None:
     return word[:-STEM_CUT] if len(word) - STEM_CUT >= MIN_STEM else None
 
 
+def in_capitals(word: str) -> bool:
+    """Whether `word` has letters with a case and all of them are capitals."""
+    return word.isupper()
+
+
 def capitalised(word: str) -> str:
     """`word` with a capital first letter and the rest in lower case."""
     lower = word.lower()
@@ -81,7 +93,7 @@ class Recase(LearnedData):
     factory = "deid_recase"
 
     def __init__(self, nlp: Language, name: str, ner_components: list[str], min_cased: int,
-                 lower_share: float, upper_share: float) -> None:
+                 lower_share: float, upper_share: float, min_word_capitals: int = 0) -> None:
         if not ner_components:
             raise ValueError("deid_recase: ner_components must name the components that find "
                              "entities (e.g. tok2vec, ner, ner_multilingual)")
@@ -90,12 +102,16 @@ class Recase(LearnedData):
                              f"{lower_share} and {upper_share}")
         if min_cased < 1:
             raise ValueError(f"deid_recase: min_cased must be >= 1, not {min_cased}")
+        if min_word_capitals < 0:
+            raise ValueError("deid_recase: min_word_capitals must be >= 0 (0: off), not "
+                             f"{min_word_capitals}")
         self.nlp = nlp
         self.name = name
         self.ner_components = list(ner_components)
         self.min_cased = min_cased
         self.lower_share = lower_share
         self.upper_share = upper_share
+        self.min_word_capitals = min_word_capitals
         self.forms: dict[str, str] = {}
         self.lower_stems: set[str] = set()
 
@@ -137,10 +153,12 @@ class Recase(LearnedData):
             return word
         return lower if stem(lower) in self.lower_stems else capitalised(word)
 
-    def recased(self, doc: Doc) -> Doc:
-        """A copy of `doc`'s tokens, each in its usual written form."""
-        return Doc(doc.vocab, words=[self.written_form(token.text) for token in doc],
-                   spaces=[bool(token.whitespace_) for token in doc])
+    def recased(self, doc: Doc, only: set[int] | None = None) -> Doc:
+        """A copy of `doc`'s tokens, each in its usual written form (only the tokens whose
+        indices are in `only`, where given)."""
+        words = [self.written_form(token.text) if only is None or token.i in only
+                 else token.text for token in doc]
+        return Doc(doc.vocab, words=words, spaces=[bool(token.whitespace_) for token in doc])
 
     def finders(self) -> list[str]:
         """The components of `ner_components` that the pipeline runs, in that order."""
@@ -151,13 +169,39 @@ class Recase(LearnedData):
                              f"({', '.join(self.nlp.pipe_names)})")
         return running
 
-    def __call__(self, doc: Doc) -> Doc:
-        if letter_case(doc.text, self.min_cased, self.lower_share, self.upper_share) is None:
-            return doc
-        copy = self.recased(doc)
+    def read_again(self, copy: Doc) -> Doc:
+        """`copy` after the NER components."""
         for name in self.finders():
             copy = self.nlp.get_pipe(name)(copy)
-        doc.ents = [Span(doc, ent.start, ent.end, label=ent.label_) for ent in copy.ents]
+        return copy
+
+    def unusual_capitals(self, doc: Doc) -> set[int]:
+        """The indices of the words in capitals, of at least `min_word_capitals` letters,
+        that the training documents write otherwise."""
+        return {token.i for token in doc
+                if token.is_alpha and len(token) >= self.min_word_capitals
+                and in_capitals(token.text) and not in_capitals(self.written_form(token.text))}
+
+    def reread_capitals(self, doc: Doc, words: set[int]) -> None:
+        """Add the entities found on a copy with `words` in their usual form that hold one
+        of them and enclose every entity of `doc` they overlap (those are replaced)."""
+        entities = list(doc.ents)
+        for found in self.read_again(self.recased(doc, only=words)).ents:
+            if not words.intersection(range(found.start, found.end)):
+                continue
+            overlapping = [ent for ent in entities
+                           if ent.start < found.end and found.start < ent.end]
+            if all(found.start <= ent.start and ent.end <= found.end for ent in overlapping):
+                entities = [ent for ent in entities if ent not in overlapping]
+                entities.append(Span(doc, found.start, found.end, label=found.label_))
+        doc.ents = sorted(entities, key=lambda ent: ent.start)
+
+    def __call__(self, doc: Doc) -> Doc:
+        if letter_case(doc.text, self.min_cased, self.lower_share, self.upper_share) is not None:
+            copy = self.read_again(self.recased(doc))
+            doc.ents = [Span(doc, ent.start, ent.end, label=ent.label_) for ent in copy.ents]
+        elif self.min_word_capitals and (words := self.unusual_capitals(doc)):
+            self.reread_capitals(doc, words)
         return doc
 
     # -- serialisation (LearnedData) ------------------------------------------------
@@ -176,12 +220,15 @@ class Recase(LearnedData):
     assigns=["doc.ents"],
     requires=["doc.ents"],
     default_config={"ner_components": ["tok2vec", "transformer", "ner", "ner_multilingual"],
-                    "min_cased": 100, "lower_share": 0.01, "upper_share": 0.8},
+                    "min_cased": 100, "lower_share": 0.01, "upper_share": 0.8,
+                    "min_word_capitals": 0},
 )
 def make_recase(nlp: Language, name: str, ner_components: list[str], min_cased: int,
-                lower_share: float, upper_share: float) -> Recase:
+                lower_share: float, upper_share: float, min_word_capitals: int) -> Recase:
     """Factory of `deid_recase` (settings: `ner_components`, the components that find
     entities, run again on the recased copy in this order where the pipeline has them;
     `min_cased`, `lower_share`, `upper_share`: which documents count as written in one
-    case). Call `initialize` (or load) to give it the written forms."""
-    return Recase(nlp, name, ner_components, min_cased, lower_share, upper_share)
+    case; `min_word_capitals`, the shortest word in capitals read again in a text of
+    ordinary case, 0 for none). Call `initialize` (or load) to give it the written forms."""
+    return Recase(nlp, name, ner_components, min_cased, lower_share, upper_share,
+                  min_word_capitals)
