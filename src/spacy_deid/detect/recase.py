@@ -74,11 +74,6 @@ def stem(word: str) -> str | None:
     return word[:-STEM_CUT] if len(word) - STEM_CUT >= MIN_STEM else None
 
 
-def in_capitals(word: str) -> bool:
-    """Whether `word` has letters with a case and all of them are capitals."""
-    return word.isupper()
-
-
 def capitalised(word: str) -> str:
     """`word` with a capital first letter and the rest in lower case."""
     lower = word.lower()
@@ -180,7 +175,7 @@ class Recase(LearnedData):
         that the training documents write otherwise."""
         return {token.i for token in doc
                 if token.is_alpha and len(token) >= self.min_word_capitals
-                and in_capitals(token.text) and not in_capitals(self.written_form(token.text))}
+                and token.is_upper and not self.written_form(token.text).isupper()}
 
     def reread_capitals(self, doc: Doc, words: set[int]) -> None:
         """Add the entities found on a copy with `words` in their usual form that hold one
