@@ -10,3 +10,12 @@ python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -c constraints.txt torch==2.13.0
 .venv/bin/python -m pip install --quiet -c constraints.txt -e ".[dev,trf,llm,cli,spark]"
+# BLIS (thinc's and spaCy's matrix products) rebuilt from source with its portable generic
+# kernels only, so that every x86-64 CPU trains the same models (scripts/kernels.py); the
+# build needs a C compiler and takes about three minutes, once.
+if ! .venv/bin/python -m scripts.kernels --check-blis >/dev/null; then
+  .venv/bin/python -m pip install --quiet -c constraints.txt cython setuptools
+  BLIS_ARCH=generic .venv/bin/python -m pip install --quiet -c constraints.txt --no-deps \
+    --no-binary blis --no-build-isolation --no-cache-dir --force-reinstall blis
+  .venv/bin/python -m scripts.kernels --check-blis
+fi

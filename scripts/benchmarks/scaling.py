@@ -159,7 +159,7 @@ def scaling_run(model: Path, data: Path, start_chars: int = DEFAULT_START_CHARS,
     """Measure every size (see `sizes`) in its own process; stop before a size that the
     last rate predicts to take longer than `max_seconds`, or after a failed size."""
     from scripts.benchmarks.benchmark import cpu_model
-    from scripts.evaluation.evaluate import command_line, package_versions, timestamp
+    from scripts.evaluation.evaluate import command_line, run_environment, timestamp
     from spacy_deid.chunking import DEFAULT_CONTEXT_CHARS
     from spacy_deid.chunking import DEFAULT_MAX_CHARS as CHUNK_CHARS
 
@@ -204,7 +204,7 @@ def scaling_run(model: Path, data: Path, start_chars: int = DEFAULT_START_CHARS,
         "threads": 1,
         "cpu": cpu_model(),
         "python": platform.python_version(),
-        "versions": package_versions(),
+        **run_environment(),
         "command": command_line(),
         "created": timestamp(),
     }

@@ -37,8 +37,8 @@ from scripts.evaluation.dev_scores import validate_text_case, with_text_case
 from scripts.evaluation.evaluate import (
     caught_rates,
     command_line,
-    package_versions,
     read_gold_docs,
+    run_environment,
     score_documents,
     select_device,
     timestamp,
@@ -134,7 +134,7 @@ def main(
     srsly.write_json(output, {"command": command_line(), "created": timestamp(),
                               "split": "dev", "text_case": text_case,
                               "rules_learned_from": "train", **device,
-                              "versions": package_versions(), "languages": results})
+                              **run_environment(), "languages": results})
 
 
 if __name__ == "__main__":

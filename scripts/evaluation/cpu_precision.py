@@ -24,9 +24,9 @@ from scripts.evaluation.evaluate import (
     command_line,
     cpu_model,
     load_pipeline,
-    package_versions,
     predict_spans,
     read_gold_docs,
+    run_environment,
     score_documents,
     timestamp,
     write_json,
@@ -93,7 +93,7 @@ def main(
         typer.echo(f"Error: {err}", err=True)
         raise typer.Exit(code=1) from err
     write_json({"device": "cpu", "cpu": cpu_model(),
-                "languages": results, "versions": package_versions(),
+                "languages": results, **run_environment(),
                 "command": command_line(), "created": timestamp()}, output)
     for lang, result in results.items():
         f1 = {name: round(row["f1"], 3) for name, row in result["strict_micro"].items()}

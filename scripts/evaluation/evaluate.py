@@ -42,6 +42,7 @@ import srsly
 import typer
 
 from scripts.corpus.sources import LETTERS, by_genre, by_source, primary_source
+from scripts.kernels import numeric_kernels
 from spacy_deid.lang import parse_language_codes, validate_language
 from spacy_deid.schema import NAME_LABELS, PERSON_LABELS
 from spacy_deid.translate.alignment import doc_char_spans
@@ -411,7 +412,7 @@ def command_line() -> str:
 
 # The packages whose versions can move a score (recorded in every metrics file).
 VERSIONED_PACKAGES: tuple[str, ...] = (
-    "spacy", "thinc", "numpy", "torch", "spacy-transformers", "transformers",
+    "spacy", "thinc", "blis", "numpy", "torch", "spacy-transformers", "transformers",
     "presidio-analyzer", "presidio-anonymizer", "faker", "mimesis")
 
 
@@ -426,6 +427,12 @@ def package_versions() -> dict[str, str | None]:
         except PackageNotFoundError:
             versions[name] = None
     return versions
+
+
+def run_environment() -> dict[str, Any]:
+    """What a result was computed with, for every metrics file: the package versions and
+    the numeric kernels (scripts/kernels.py)."""
+    return {"versions": package_versions(), "kernels": numeric_kernels()}
 
 
 def current_device() -> str:
@@ -606,7 +613,7 @@ def evaluate_pipeline(model: Path, gold_path: Path, lang: str, train_path: Path 
                      "components": list(nlp.pipe_names)},
         "command": command_line(),
         "created": timestamp(),
-        "versions": package_versions(),
+        **run_environment(),
         "device": current_device(),
         "source": primary,
         "n_docs": len(gold),
@@ -747,7 +754,7 @@ def languages_cli(
             typer.echo(f"    {source}: {row['n_docs']} docs, strict micro "
                        f"F1={row['strict_micro']['f1']:.3f}; {caught}")
     write_json({"command": command_line(), "created": timestamp(), **device,
-                "languages": summary},
+                **run_environment(), "languages": summary},
                metrics_dir / f"scores{suffix}.json")
 
 

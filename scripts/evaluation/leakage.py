@@ -37,8 +37,8 @@ from spacy.tokens import Doc
 from scripts.corpus.sources import LETTERS, by_genre, by_source, primary_source
 from scripts.evaluation.evaluate import (
     current_device,
-    package_versions,
     read_gold_docs,
+    run_environment,
     select_device,
 )
 from spacy_deid.lang import parse_language_codes, validate_language
@@ -190,7 +190,7 @@ def report_by_source(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict
                                          for genre, members in by_genre(docs).items()}
     primary = primary_source(groups)
     report = dict(sources.get(primary) or report_on([]))
-    return {**report, "source": primary, "versions": package_versions(),
+    return {**report, "source": primary, **run_environment(),
             "device": current_device(), "sources": sources}
 
 

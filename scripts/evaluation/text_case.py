@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from scripts.evaluation.dev_scores import TEXT_CASES, scores_by_source
-from scripts.evaluation.evaluate import command_line, package_versions, timestamp, write_json
+from scripts.evaluation.evaluate import command_line, run_environment, timestamp, write_json
 from spacy_deid.lang import parse_language_codes
 
 AS_WRITTEN = "as written"
@@ -54,7 +54,7 @@ def main(
                              for source, row in sources.items())
             typer.echo(f"{lang} {case}: {line}")
     write_json({"command": command_line(), "created": timestamp(),
-                "versions": package_versions(), "split": "test", "langs": results}, output)
+                **run_environment(), "split": "test", "langs": results}, output)
 
 
 if __name__ == "__main__":

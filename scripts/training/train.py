@@ -16,6 +16,7 @@ from pathlib import Path
 import srsly
 import typer
 
+from scripts.kernels import numeric_kernels
 from spacy_deid.lang import parse_language_codes
 
 # The code of the model trained on every language's documents together (`<splits>/xx`).
@@ -110,6 +111,7 @@ def main(
                            "jobs": workers}
     wall = round(time.perf_counter() - started, 1)
     times["_wall_seconds"] = {"langs": codes, "seconds": wall, "jobs": workers}
+    times["_kernels"] = numeric_kernels()
     times_file.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_json(times_file, times)
     typer.echo(f"trained {len(codes)} pipelines in {wall:.0f} s wall time", err=True)
