@@ -15,7 +15,8 @@ python3 -m venv .venv
 # build needs a C compiler and takes about three minutes, once.
 if ! .venv/bin/python -m scripts.kernels --check-blis >/dev/null; then
   .venv/bin/python -m pip install --quiet -c constraints.txt cython setuptools
-  BLIS_ARCH=generic .venv/bin/python -m pip install --quiet -c constraints.txt --no-deps \
+  BLIS_ARCH="$(.venv/bin/python -c 'from scripts.kernels import BLIS_ARCH; print(BLIS_ARCH)')" \
+    .venv/bin/python -m pip install --quiet -c constraints.txt --no-deps \
     --no-binary blis --no-build-isolation --no-cache-dir --force-reinstall blis
   .venv/bin/python -m scripts.kernels --check-blis
 fi
