@@ -67,6 +67,18 @@ def compare_folders(left: Path, right: Path, pattern: str = "*.json") -> dict[st
     return report
 
 
+def kernels_used(folder: Path, pattern: str = "*.json") -> set[str]:
+    """The numeric kernels the files in `folder` record (`kernels`, or `_kernels` in
+    `train_time.json`), each as JSON: runs on other kernels differ by design."""
+    found = set()
+    for path in folder.glob(pattern):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        kernels = data.get("kernels", data.get("_kernels")) if isinstance(data, dict) else None
+        if kernels is not None:
+            found.add(json.dumps(kernels, sort_keys=True))
+    return found
+
+
 def main(
     left: Path = typer.Argument(..., help="A metrics folder, e.g. metrics"),
     right: Path = typer.Argument(..., help="Another, e.g. a fresh clone's metrics"),
@@ -79,6 +91,12 @@ def main(
     report: dict[str, list[str]] = {}
     for pattern in files:
         report.update(compare_folders(left, right, pattern))
+    left_kernels, right_kernels = (set().union(*(kernels_used(folder, pattern)
+                                                 for pattern in files))
+                                   for folder in (left, right))
+    if left_kernels != right_kernels:
+        typer.echo(f"the two runs computed with other kernels: {sorted(left_kernels)} against "
+                   f"{sorted(right_kernels)} (docs/workflow.md#reproducing-the-metrics)")
     differing = {name: found for name, found in report.items() if found}
     for name, found in report.items():
         typer.echo(f"{'DIFFERS' if found else 'same   '} {name}")

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import typer
 
-from scripts.evaluation.compare_metrics import compare_folders, main
+from scripts.evaluation.compare_metrics import compare_folders, kernels_used, main
 
 
 def write(folder: Path, name: str, data: dict) -> None:
@@ -34,3 +34,16 @@ def test_a_file_on_one_side_only_is_a_difference_and_the_command_fails(tmp_path:
     with pytest.raises(typer.Exit) as exit_info:
         main(tmp_path / "a", tmp_path / "b", ["*.json"])
     assert exit_info.value.exit_code == 1
+
+
+def test_runs_on_other_kernels_are_named_before_the_differences(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "a", "de.json", {"f1": 0.8, "kernels": {"blis": "generic"}})
+    write(tmp_path / "a", "train_time.json", {"_kernels": {"blis": "generic"}})
+    write(tmp_path / "b", "de.json", {"f1": 0.9, "kernels": {"blis": "haswell"}})
+    assert kernels_used(tmp_path / "a") == {'{"blis": "generic"}'}
+    with pytest.raises(typer.Exit):
+        main(tmp_path / "a", tmp_path / "b", ["*.json"])
+    output = capsys.readouterr().out
+    assert output.index("other kernels") < output.index("/f1: 0.8 != 0.9")
+    assert "haswell" in output
