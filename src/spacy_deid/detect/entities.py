@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Sequence
 
 from spacy.tokens import Doc, Span
 
@@ -17,3 +18,29 @@ def add_entities(doc: Doc, spans: Iterable[Span]) -> None:
     spans = list(spans)
     if spans:
         doc.ents = sorted([*doc.ents, *spans], key=lambda span: span.start)
+
+
+def merge_entities(existing: Iterable[Span], found: Iterable[Span],
+                   wins: Callable[[Span, Sequence[Span]], bool]) -> list[Span]:
+    """`existing` entities with the `found` spans merged in, in text order: a found span is
+    added where it overlaps no entity, and replaces the entities it overlaps where
+    `wins(span, overlapping)`. Both are non-overlapping spans; each found span is weighed
+    against the existing entities it overlaps that are still kept, looked up by bisection
+    over their token offsets."""
+    entities = sorted(existing, key=lambda ent: ent.start)
+    starts = [ent.start for ent in entities]
+    ends = [ent.end for ent in entities]
+    removed: set[int] = set()
+    added: list[Span] = []
+    for span in found:
+        first = bisect_right(ends, span.start)
+        indices = [i for i in range(first, bisect_left(starts, span.end, lo=first))
+                   if i not in removed]
+        overlapping = [entities[i] for i in indices]
+        if not overlapping:
+            added.append(span)
+        elif wins(span, overlapping):
+            removed.update(indices)
+            added.append(span)
+    kept = [ent for i, ent in enumerate(entities) if i not in removed]
+    return sorted(kept + added, key=lambda ent: ent.start)

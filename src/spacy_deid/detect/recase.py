@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.training import Example
 
-from spacy_deid.detect.entities import entity_tokens
+from spacy_deid.detect.entities import entity_tokens, merge_entities
 from spacy_deid.detect.gold import reference_docs
 from spacy_deid.detect.learned_data import LearnedData
 
@@ -78,6 +78,11 @@ def capitalised(word: str) -> str:
     """`word` with a capital first letter and the rest in lower case."""
     lower = word.lower()
     return lower[:1].upper() + lower[1:]
+
+
+def encloses_all(span: Span, overlapping: Sequence[Span]) -> bool:
+    """Whether `span` holds every one of the `overlapping` entities whole."""
+    return all(span.start <= ent.start and ent.end <= span.end for ent in overlapping)
 
 
 class Recase(LearnedData):
@@ -180,16 +185,10 @@ class Recase(LearnedData):
     def reread_capitals(self, doc: Doc, words: set[int]) -> None:
         """Add the entities found on a copy with `words` in their usual form that hold one
         of them and enclose every entity of `doc` they overlap (those are replaced)."""
-        entities = list(doc.ents)
-        for found in self.read_again(self.recased(doc, only=words)).ents:
-            if not words.intersection(range(found.start, found.end)):
-                continue
-            overlapping = [ent for ent in entities
-                           if ent.start < found.end and found.start < ent.end]
-            if all(found.start <= ent.start and ent.end <= found.end for ent in overlapping):
-                entities = [ent for ent in entities if ent not in overlapping]
-                entities.append(Span(doc, found.start, found.end, label=found.label_))
-        doc.ents = sorted(entities, key=lambda ent: ent.start)
+        found = [Span(doc, ent.start, ent.end, label=ent.label_)
+                 for ent in self.read_again(self.recased(doc, only=words)).ents
+                 if words.intersection(range(ent.start, ent.end))]
+        doc.ents = merge_entities(doc.ents, found, encloses_all)
 
     def __call__(self, doc: Doc) -> Doc:
         if letter_case(doc.text, self.min_cased, self.lower_share, self.upper_share) is not None:

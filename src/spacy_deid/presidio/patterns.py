@@ -36,7 +36,7 @@ Every entity the component adds carries its Presidio score in `span._.deid_score
 from __future__ import annotations
 
 import warnings
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -46,6 +46,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
+from spacy_deid.detect.entities import merge_entities
 from spacy_deid.extensions import register_extensions
 from spacy_deid.lang import pipeline_language
 from spacy_deid.presidio.context import IndexedContextEnhancer
@@ -224,29 +225,8 @@ class PresidioPatterns:
         return filter_spans(spans)
 
     def merge(self, existing: Iterable[Span], found: Iterable[Span]) -> list[Span]:
-        """Merge detected spans into existing entities under the configured merge policy.
-
-        Both `existing` (entities) and `found` are non-overlapping spans; each found span
-        is weighed against the existing entities it overlaps that are still kept, which
-        are looked up by bisection over the entities' token offsets.
-        """
-        entities = sorted(existing, key=lambda ent: ent.start)
-        starts = [ent.start for ent in entities]
-        ends = [ent.end for ent in entities]
-        removed: set[int] = set()
-        added: list[Span] = []
-        for span in found:
-            first = bisect_right(ends, span.start)
-            indices = [i for i in range(first, bisect_left(starts, span.end, lo=first))
-                       if i not in removed]
-            overlapping = [entities[i] for i in indices]
-            if not overlapping:
-                added.append(span)
-            elif self.pattern_wins(span, overlapping):
-                removed.update(indices)
-                added.append(span)
-        kept = [ent for i, ent in enumerate(entities) if i not in removed]
-        return sorted(kept + added, key=lambda ent: ent.start)
+        """Merge detected spans into existing entities under the configured merge policy."""
+        return merge_entities(existing, found, self.pattern_wins)
 
     def __call__(self, doc: Doc) -> Doc:
         found = self.spans(doc)
