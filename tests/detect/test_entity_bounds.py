@@ -73,3 +73,22 @@ def test_touching_entities_other_than_ids_stay_apart():
 def test_ids_with_space_between_stay_apart():
     text = "Zimmer 12 4711"
     assert bounded(text, [("12", "ID"), ("4711", "ID")]) == [("12", "ID"), ("4711", "ID")]
+
+
+def test_an_id_grows_over_the_rest_of_its_code_word():
+    text = "SN S5-2024-044817, Ref. 7781-B und RAD-2024-0931455."
+    entities = [("044817", "ID"), ("7781", "ID"), ("2024-0931455", "ID")]
+    assert bounded(text, entities) == [
+        ("S5-2024-044817", "ID"), ("7781-B", "ID"), ("RAD-2024-0931455", "ID")]
+
+
+def test_a_slash_a_dash_another_entity_or_punctuation_stop_an_id():
+    text = "Zimmer 207/A, Proben 08812/1–08812/6 (Fall 4411-), 21-05-2024-118"
+    entities = [("207", "ID"), ("08812/1", "ID"), ("4411", "ID"), ("21-05-2024", "DATE"),
+                ("118", "ID")]
+    assert bounded(text, entities) == [(text_, label) for text_, label in entities]
+
+
+def test_only_ids_grow_over_their_word():
+    text = "PLZ-04109 Leipzig"
+    assert bounded(text, [("04109", "LOCATION_ZIP")]) == [("04109", "LOCATION_ZIP")]

@@ -177,3 +177,18 @@ def test_a_code_takes_the_place_of_entities_inside_it_but_not_of_one_reaching_be
         ("MRN P-4417038", "ID"), ("2024-115903", "ID")]
     assert found(nlp, text, [("P-4417038", "CONTACT_PHONE")]) == [
         ("P-4417038", "CONTACT_PHONE"), ("2024-115903", "ID")]
+
+
+def test_an_id_takes_the_capital_letter_prefix_of_its_code():
+    nlp = trained()
+    text = "Fall TMU 3390281, Kasse OHP 4471 0926"
+    entities = [("3390281", "ID"), ("4471 0926", "ID")]
+    assert found(nlp, text, entities) == [("TMU 3390281", "ID"), ("OHP 4471 0926", "ID")]
+
+
+def test_cue_words_ward_words_and_other_words_are_no_code_prefix():
+    nlp = trained()
+    text = "STATION 31188, Herr MÜLLERSOHN 4471, Tbl 5511, PLZ 04109 und X 7781"
+    entities = [("31188", "ID"), ("4471", "ID"), ("5511", "ID"), ("04109", "LOCATION_ZIP"),
+                ("7781", "ID")]
+    assert found(nlp, text, entities) == [(text_, label) for text_, label in entities]

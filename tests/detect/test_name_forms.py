@@ -30,6 +30,12 @@ def test_capitalised_words_after_a_first_name_join_it():
         ("Gerlinde Schielaug", "NAME_PATIENT")]
 
 
+def test_a_double_first_name_of_two_known_first_names_is_known():
+    assert found(trained(), "Arzt: Dr. Wirth | Jan-Hendrik Sievers, Ostseite") == [
+        ("Jan-Hendrik Sievers", "NAME_PATIENT")]
+    assert found(trained(), "Bahnhof Jan-Zitterbach heute") == []
+
+
 def test_a_name_word_of_the_training_documents_is_known():
     assert found(trained(), "Danach kam Zitteraal wieder.") == [("Zitteraal", "NAME_PATIENT")]
 

@@ -1,5 +1,5 @@
-"""The `deid_entity_bounds` component: an entity ends at a paragraph break, and a string
-without whitespace is one entity.
+"""The `deid_entity_bounds` component: an entity ends at a paragraph break, and a code
+written without whitespace is one ID.
 
 No annotated PHI span in the corpus crosses a blank line, but the statistical NER now and
 then runs one across it: a hospital header on into the report title and the patient line
@@ -11,9 +11,12 @@ the break is left free for the rule-based detectors after it.
 
 The second NER only fills the gaps the first one left, so a code the first found in part
 comes out in pieces ("PE3-" + "118290", "RAD-" + "2024-0931455"). No two annotated IDs
-touch without whitespace between them, so two IDs that touch are joined into one. Other
-touching entities stay apart: a date range ("03-06/2022") may be annotated in part. Place
-it right after the NERs.
+touch without whitespace between them, so two IDs that touch are joined into one. For the
+same reason an ID that covers part of a code word of letters, digits and hyphens grows over
+the whole word ("S5-2024-" + "044817"); a slash or a dash between two codes ("207/A",
+"08812/1–08812/6") can separate two annotated IDs and stops it. Other touching entities
+stay apart: a date range ("03-06/2022") may be annotated in part. Place it right after the
+NERs.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from __future__ import annotations
 import re
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 # A line break, optional spaces or tabs, and another line break: an empty line.
 PARAGRAPH_BREAK = re.compile(r"\n[^\S\n]*\n")
@@ -47,6 +50,38 @@ def are_pieces_of_one_id(first: Span, second: Span) -> bool:
     return first.label_ == second.label_ == "ID" and first.end_char == second.start_char
 
 
+def is_code_piece(token: Token) -> bool:
+    """A token that can be part of a code word: letters, digits and hyphens only."""
+    return all(char.isalnum() or char == "-" for char in token.text)
+
+
+def whole_code_word(ent: Span, taken: set[int]) -> Span:
+    """An ID grown over the tokens written without space before and after it that are
+    letters, digits or hyphens and belong to no other entity; a hyphen stays outside
+    at either edge."""
+    doc = ent.doc
+    start, end = ent.start, ent.end
+    while (start > 0 and not doc[start - 1].whitespace_ and start - 1 not in taken
+           and is_code_piece(doc[start - 1])):
+        start -= 1
+    while (end < len(doc) and not doc[end - 1].whitespace_ and end not in taken
+           and is_code_piece(doc[end])):
+        end += 1
+    while start < ent.start and doc[start].text == "-":
+        start += 1
+    while end > ent.end and doc[end - 1].text == "-":
+        end -= 1
+    if (start, end) == (ent.start, ent.end):
+        return ent
+    return Span(doc, start, end, label="ID")
+
+
+def grow_ids_to_whole_words(ents: list[Span]) -> list[Span]:
+    """`ents` with every ID grown over the rest of its code word."""
+    taken = {i for ent in ents for i in range(ent.start, ent.end)}
+    return [whole_code_word(ent, taken) if ent.label_ == "ID" else ent for ent in ents]
+
+
 def join_touching_ids(ents: list[Span]) -> list[Span]:
     """`ents` (in text order) with the IDs that touch joined into one."""
     joined: list[Span] = []
@@ -59,15 +94,15 @@ def join_touching_ids(ents: list[Span]) -> list[Span]:
 
 
 class EntityBounds:
-    """Cut entities at paragraph breaks, trim their whitespace and join the IDs that touch
-    (see the module docstring)."""
+    """Cut entities at paragraph breaks, trim their whitespace, join the IDs that touch and
+    grow IDs over their whole code word (see the module docstring)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
 
     def __call__(self, doc: Doc) -> Doc:
         bounded = [span for span in map(within_paragraph, doc.ents) if span is not None]
-        joined = join_touching_ids(bounded)
+        joined = grow_ids_to_whole_words(join_touching_ids(bounded))
         if joined != list(doc.ents):
             doc.ents = joined
         return doc

@@ -37,6 +37,12 @@ most two letters before or after them and an optional hyphen ("316", "6A", "B42"
 forms and reports; the word may be several tokens ("6" "A"), written without space
 between them. A cue word is a word of two letters or
 more, or a number sign ("#", "№", "n°").
+
+A number that any detector took for an ID also takes the word of two to five capital
+letters right before it, one space apart, that is no cue: the prefix of its code ("TMU
+3390281", "OHP 4471 0926 33", "SN 4471-0829-B"). Annotated IDs of the training documents
+include such a word far more often than they leave it out, and the words they leave out
+are the names of the number ("MRN", "NPWZ", "PID"), which are cues.
 """
 
 from __future__ import annotations
@@ -217,10 +223,31 @@ class IdCues(LearnedData):
                     or self.is_unit_code(doc, start, end, before)):
                 found.append(Span(doc, start, end, label="ID"))
                 replaced.update((ent.start, ent.end) for ent in inside)
+        ents = list(doc.ents)
         if found:
-            kept = [ent for ent in doc.ents if (ent.start, ent.end) not in replaced]
-            doc.ents = sorted([*kept, *found], key=lambda span: span.start)
+            kept = [ent for ent in ents if (ent.start, ent.end) not in replaced]
+            ents = sorted([*kept, *found], key=lambda span: span.start)
+        with_prefixes = self.with_code_prefixes(ents)
+        if found or with_prefixes != ents:
+            doc.ents = with_prefixes
         return doc
+
+    def with_code_prefixes(self, ents: list[Span]) -> list[Span]:
+        """`ents` with every ID that starts with a digit grown over a code prefix right
+        before it (see `is_code_prefix`)."""
+        taken = {i for ent in ents for i in range(ent.start, ent.end)}
+        return [Span(ent.doc, ent.start - 1, ent.end, label="ID")
+                if ent.label_ == "ID" and ent.text[0].isdigit() and ent.start > 0
+                and ent.start - 1 not in taken and self.is_code_prefix(ent.doc[ent.start - 1])
+                else ent for ent in ents]
+
+    def is_code_prefix(self, token: Token) -> bool:
+        """A word of two to five capital letters, one space before a code, that is no cue
+        and no ward or room word ("TMU" of "TMU 3390281", not "MRN" or "ICU")."""
+        return (token.whitespace_ == " " and 2 <= len(token) <= 5 and token.is_alpha
+                and token.is_upper and token.lower_ not in self.cues_before
+                and token.lower_ not in self.unit_cues
+                and token.lower_ not in (unit_words(self.lang) if self.lang else ()))
 
     @staticmethod
     def may_take(inside: list[Span], start: int, end: int) -> bool:

@@ -6,7 +6,8 @@ and are still plain to see, so a statistical model that misses them leaks them:
 * a known first name ("Aktuell gehe es Maria gut", "Ольгу, дівчинку"): a word seen
   inside a person name in the training documents, or one of the language's first names
   in Faker's person provider and the project's list of common first names Faker lacks
-  (with the inflected forms the surrogate morphology knows; `faker_names`); the
+  (with the inflected forms the surrogate morphology knows; `faker_names`), or a
+  double first name whose parts are such names ("Jan-Hendrik", "Anna-Lena"); the
   name-like words right after it (a surname) join it. Mimesis's
   longer first-name lists (also `faker_names`) hold ordinary words too ("Eylül", September),
   so one of their names counts only in title case, in a script with case, and with a
@@ -182,9 +183,18 @@ class NameForms(LearnedData):
 
     def is_known_name(self, word: str) -> bool:
         """A person-name word of the training documents or a first name of the language, in
-        any form the surrogate morphology leads back to it ("Эльвиры" -> "Эльвира")."""
+        any form the surrogate morphology leads back to it ("Эльвиры" -> "Эльвира"), or a
+        double first name of two such first names ("Jan-Hendrik")."""
         if any(lemma in self.names for lemma in lemma_candidates(self.lang, word)):
             return True
+        parts = word.split("-")
+        if len(parts) == 2 and all(parts):
+            return all(map(self.is_first_name, parts))
+        return self.is_first_name(word)
+
+    def is_first_name(self, word: str) -> bool:
+        """A first name of the language's lists (Faker's and the project's), in any form
+        the surrogate morphology leads back to it."""
         return self.faker_names and bool(
             lexicon(self.lang).first_name_genders(self.lang, word, other_lists=False))
 
