@@ -53,10 +53,15 @@ def ablation_table(languages: Mapping[str, Any]) -> str:
     rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     variants = [name for name in next(iter(languages.values())) if name != "all"]
     for variant in variants:
-        cells = [variant_name(variant)] + [f"{mean_change(languages, variant, source, key):+.3f}"
+        cells = [variant_name(variant)] + [signed(mean_change(languages, variant, source, key))
                                            for source, _ in SOURCES for key, _ in MEASURES]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
+
+
+def signed(change: float) -> str:
+    """A change to three decimals with its sign; one that rounds to zero is "+0.000"."""
+    return f"{round(change, 3) + 0.0:+.3f}"
 
 
 def variant_name(variant: str) -> str:

@@ -54,3 +54,8 @@ def test_the_command_prints_a_file_and_refuses_a_missing_one(tmp_path, capsys):
     with pytest.raises(typer.Exit) as exit_info:
         ablation_tables.main(tmp_path / "none.json", recase=False)
     assert exit_info.value.exit_code == 1 and "no file" in capsys.readouterr().err
+
+
+def test_a_change_that_rounds_to_zero_has_no_minus_sign():
+    assert ablation_tables.signed(-0.0004) == "+0.000"
+    assert ablation_tables.signed(-0.0006) == "-0.001"
