@@ -187,10 +187,10 @@ class NameForms(LearnedData):
         double first name of two such first names ("Jan-Hendrik")."""
         if any(lemma in self.names for lemma in lemma_candidates(self.lang, word)):
             return True
+        if self.is_first_name(word):
+            return True
         parts = word.split("-")
-        if len(parts) == 2 and all(parts):
-            return all(map(self.is_first_name, parts))
-        return self.is_first_name(word)
+        return len(parts) == 2 and all(parts) and all(map(self.is_first_name, parts))
 
     def is_first_name(self, word: str) -> bool:
         """A first name of the language's lists (Faker's and the project's), in any form
