@@ -81,10 +81,16 @@ def test_codes_without_a_cue_and_words_next_to_a_cue_stay_as_they_are():
     ("6A", True), ("III", True), ("MB-6620485", True), ("TK/2024/22817", True),
     ("24B0913377", True), ("108433219", True), ("eAU-8FQ2-77XK-1190", True),
     ("10/10", False), ("1234", True), ("Montag", False), ("Hb", False),
-    ("12.03.2024", False), ("ab-cd", False),
+    ("12.03.2024", False), ("ab-cd", False), ("9-06", True), ("9-0-6", False),
 ])
 def test_code_shapes(text, expected):
     assert is_code(text) is expected
+
+
+def test_two_numbers_joined_by_a_hyphen_are_an_id_after_a_cue_only():
+    nlp = trained()
+    assert found(nlp, "Verlegung auf Station 9-06 am Montag.") == [("9-06", "ID")]
+    assert found(nlp, "Raucht ca. 12-13 Zigaretten, 3-4 mal täglich.") == []
 
 
 def test_long_codes_next_to_a_learned_cue_become_ids():

@@ -32,11 +32,12 @@ an existing entity covers it or reaches beyond it; entities that cover only part
 word (the digits of "P-4417038" taken for a phone number) give way to it. Code-shaped: a
 Roman numeral of two or more letters ("II"), up to four digits in any script with at
 most two letters before or after them and an optional hyphen ("316", "6A", "B42", "O-14",
-"۳۱۶"), or a longer code of letters and digits in parts joined by "-" or "/"
-("MB-6620485", "TK/2024/22817"), the record, case, insurance, order and lot numbers of
-forms and reports; the word may be several tokens ("6" "A"), written without space
-between them. A cue word is a word of two letters or
-more, or a number sign ("#", "№", "n°").
+"۳۱۶"), two numbers of up to three digits joined by a hyphen ("3-07": ranges and doses
+have this shape too, so the cue decides), or a longer code of letters and digits in parts
+joined by "-" or "/" ("MB-6620485", "TK/2024/22817"), the record, case, insurance, order
+and lot numbers of forms and reports; the word may be several tokens ("6" "A"), written
+without space between them. A cue word is a word of two letters or more, or a number sign
+("#", "№", "n°").
 
 A number that any detector took for an ID also takes the word of two to five capital
 letters right before it, one space apart, that is no cue: the prefix of its code ("TMU
@@ -62,12 +63,13 @@ from spacy_deid.detect.tokens import entity_index, field_label, next_word
 from spacy_deid.lang import pipeline_language, validate_language
 from spacy_deid.lang.profile import language_profile
 
-SHORT_CODE = re.compile(r"^(?:[IVX]{2,5}|[^\W\d_]{0,2}-?\d{1,4}[^\W\d_]{0,2})$")
+SHORT_CODE = re.compile(r"^(?:[IVX]{2,5}|[^\W\d_]{0,2}-?\d{1,4}[^\W\d_]{0,2}|\d{1,3}-\d{1,3})$")
 LONG_CODE = re.compile(r"^[^\W_]+(?:[-/][^\W_]+)*$")
 
 
 def is_code(text: str) -> bool:
-    """A Roman numeral, a short number with at most two letters around it, or a longer
+    """A Roman numeral, a short number with at most two letters around it, two short
+    numbers joined by a hyphen (a ward and room, "9-06", "3-07"), or a longer
     code: letters and digits, in parts joined by "-" or "/", with a letter and a digit or
     with five digits or more ("MB-6620485", "TK/2024/22817", "24B0913377", "108433219")."""
     if SHORT_CODE.match(text):
