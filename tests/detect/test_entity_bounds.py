@@ -92,3 +92,8 @@ def test_a_slash_a_dash_another_entity_or_punctuation_stop_an_id():
 def test_only_ids_grow_over_their_word():
     text = "PLZ-04109 Leipzig"
     assert bounded(text, [("04109", "LOCATION_ZIP")]) == [("04109", "LOCATION_ZIP")]
+
+
+def test_two_ids_in_one_word_do_not_grow_over_the_same_tokens():
+    text = "Probe 12-ab-34 erhalten"
+    assert bounded(text, [("12", "ID"), ("34", "ID")]) == [("12-ab", "ID"), ("34", "ID")]

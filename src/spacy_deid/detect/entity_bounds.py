@@ -77,9 +77,16 @@ def whole_code_word(ent: Span, taken: set[int]) -> Span:
 
 
 def grow_ids_to_whole_words(ents: list[Span]) -> list[Span]:
-    """`ents` with every ID grown over the rest of its code word."""
+    """`ents` with every ID grown over the rest of its code word; a token one ID has grown
+    over is not taken by the next."""
     taken = {i for ent in ents for i in range(ent.start, ent.end)}
-    return [whole_code_word(ent, taken) if ent.label_ == "ID" else ent for ent in ents]
+    grown = []
+    for ent in ents:
+        if ent.label_ == "ID":
+            ent = whole_code_word(ent, taken)
+            taken.update(range(ent.start, ent.end))
+        grown.append(ent)
+    return grown
 
 
 def join_touching_ids(ents: list[Span]) -> list[Span]:
