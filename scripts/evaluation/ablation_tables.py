@@ -95,7 +95,10 @@ def main(
     if not ablation_file.exists():
         typer.echo(f"Error: no file {ablation_file}", err=True)
         raise typer.Exit(code=1)
-    languages = srsly.read_json(ablation_file)["languages"]
+    languages = srsly.read_json(ablation_file).get("languages")
+    if not languages:
+        typer.echo(f"Error: {ablation_file} holds no language's scores", err=True)
+        raise typer.Exit(code=1)
     typer.echo(recase_table(languages) if recase else ablation_table(languages))
 
 

@@ -54,6 +54,10 @@ def test_the_command_prints_a_file_and_refuses_a_missing_one(tmp_path, capsys):
     with pytest.raises(typer.Exit) as exit_info:
         ablation_tables.main(tmp_path / "none.json", recase=False)
     assert exit_info.value.exit_code == 1 and "no file" in capsys.readouterr().err
+    srsly.write_json(path, {"languages": {}})
+    with pytest.raises(typer.Exit):
+        ablation_tables.main(path, recase=False)
+    assert "no language" in capsys.readouterr().err
 
 
 def test_a_change_that_rounds_to_zero_has_no_minus_sign():
