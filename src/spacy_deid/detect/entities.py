@@ -3,14 +3,35 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from spacy.tokens import Doc, Span
 
 
 def entity_tokens(doc: Doc) -> set[int]:
     """The indices of the tokens inside an entity of `doc`: taken, new spans avoid them."""
-    return {i for ent in doc.ents for i in range(ent.start, ent.end)}
+    return span_tokens(doc.ents)
+
+
+def span_tokens(spans: Iterable[Span]) -> set[int]:
+    """The indices of the tokens inside any of `spans`."""
+    return {i for span in spans for i in range(span.start, span.end)}
+
+
+def grow_entities(ents: Iterable[Span], labels: Collection[str],
+                  grow: Callable[[Span, set[int]], Span]) -> list[Span]:
+    """`ents` in order, each one with a label in `labels` replaced by `grow(ent, taken)`;
+    `taken` holds the tokens of every entity as grown so far, the entity's own included,
+    so that no two entities grow over the same token."""
+    ents = list(ents)
+    taken = span_tokens(ents)
+    grown = []
+    for ent in ents:
+        if ent.label_ in labels:
+            ent = grow(ent, taken)
+            taken.update(range(ent.start, ent.end))
+        grown.append(ent)
+    return grown
 
 
 def add_entities(doc: Doc, spans: Iterable[Span]) -> None:

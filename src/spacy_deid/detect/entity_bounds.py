@@ -26,6 +26,8 @@ import re
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
+from spacy_deid.detect.entities import grow_entities
+
 # A line break, optional spaces or tabs, and another line break: an empty line.
 PARAGRAPH_BREAK = re.compile(r"\n[^\S\n]*\n")
 
@@ -76,19 +78,6 @@ def whole_code_word(ent: Span, taken: set[int]) -> Span:
     return Span(doc, start, end, label="ID")
 
 
-def grow_ids_to_whole_words(ents: list[Span]) -> list[Span]:
-    """`ents` with every ID grown over the rest of its code word; a token one ID has grown
-    over is not taken by the next."""
-    taken = {i for ent in ents for i in range(ent.start, ent.end)}
-    grown = []
-    for ent in ents:
-        if ent.label_ == "ID":
-            ent = whole_code_word(ent, taken)
-            taken.update(range(ent.start, ent.end))
-        grown.append(ent)
-    return grown
-
-
 def join_touching_ids(ents: list[Span]) -> list[Span]:
     """`ents` (in text order) with the IDs that touch joined into one."""
     joined: list[Span] = []
@@ -109,7 +98,7 @@ class EntityBounds:
 
     def __call__(self, doc: Doc) -> Doc:
         bounded = [span for span in map(within_paragraph, doc.ents) if span is not None]
-        joined = grow_ids_to_whole_words(join_touching_ids(bounded))
+        joined = grow_entities(join_touching_ids(bounded), {"ID"}, whole_code_word)
         if joined != list(doc.ents):
             doc.ents = joined
         return doc

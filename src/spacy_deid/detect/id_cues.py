@@ -56,7 +56,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.training import Example
 
-from spacy_deid.detect.entities import entity_tokens
+from spacy_deid.detect.entities import entity_tokens, span_tokens
 from spacy_deid.detect.gold import reference_docs
 from spacy_deid.detect.learned_data import LearnedData
 from spacy_deid.detect.tokens import entity_index, field_label, next_word
@@ -161,6 +161,8 @@ class IdCues(LearnedData):
         self.min_documents = min_documents
         self.min_ratio = min_ratio
         self.lang = validate_language(lang) if lang else None
+        # the language's ward and room words (its profile), none without `lang`
+        self.ward_words = unit_words(self.lang) if self.lang else frozenset()
         self.cues_before: set[str] = set()
         self.cues_after: set[str] = set()
         self.unit_cues: set[str] = set()
@@ -177,7 +179,6 @@ class IdCues(LearnedData):
         around those outside any entity."""
         near: Counter = Counter()  # (side, word) -> code-shaped words it stood next to
         near_id: Counter = Counter()  # (side, word) -> ... of them IDs
-        units_of_language = unit_words(self.lang) if self.lang else frozenset()
         lettered: Counter = Counter()  # unit word -> codes with a letter after it
         lettered_ids: Counter = Counter()  # ... of them IDs
         id_documents: dict[tuple[str, str], set[int]] = defaultdict(set)
@@ -196,7 +197,7 @@ class IdCues(LearnedData):
                     for key in keys:
                         id_documents[key].add(number)
                 if has_letter(doc[start:end].text):
-                    units = units_of_language.intersection(before)
+                    units = self.ward_words.intersection(before)
                     lettered.update(units)
                     lettered_ids.update(units if is_id else ())
         cues = {key for key, count in near_id.items()
@@ -204,7 +205,7 @@ class IdCues(LearnedData):
                 and count / near[key] >= self.min_ratio}
         self.cues_before = {word for side, word in cues if side == "before"}
         self.cues_after = {word for side, word in cues if side == "after"}
-        self.unit_cues = {word for word in units_of_language - self.cues_before
+        self.unit_cues = {word for word in self.ward_words - self.cues_before
                           if lettered[word] < self.min_documents
                           or lettered_ids[word] / lettered[word] >= self.min_ratio}
 
@@ -237,7 +238,7 @@ class IdCues(LearnedData):
     def with_code_prefixes(self, ents: list[Span]) -> list[Span]:
         """`ents` with every ID that starts with a digit grown over a code prefix right
         before it (see `is_code_prefix`)."""
-        taken = {i for ent in ents for i in range(ent.start, ent.end)}
+        taken = span_tokens(ents)
         return [Span(ent.doc, ent.start - 1, ent.end, label="ID")
                 if ent.label_ == "ID" and ent.text[0].isdigit() and ent.start > 0
                 and ent.start - 1 not in taken and self.is_code_prefix(ent.doc[ent.start - 1])
@@ -248,8 +249,7 @@ class IdCues(LearnedData):
         and no ward or room word ("TMU" of "TMU 3390281", not "MRN" or "ICU")."""
         return (token.whitespace_ == " " and 2 <= len(token) <= 5 and token.is_alpha
                 and token.is_upper and token.lower_ not in self.cues_before
-                and token.lower_ not in self.unit_cues
-                and token.lower_ not in (unit_words(self.lang) if self.lang else ()))
+                and token.lower_ not in self.ward_words)
 
     @staticmethod
     def may_take(inside: list[Span], start: int, end: int) -> bool:

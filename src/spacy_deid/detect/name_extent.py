@@ -40,6 +40,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.training import Example
 
+from spacy_deid.detect.entities import grow_entities
 from spacy_deid.detect.gold import reference_docs
 from spacy_deid.detect.learned_data import LearnedData
 from spacy_deid.detect.name_cues import is_inverted_name, medical_title_words
@@ -111,14 +112,7 @@ class NameExtent(LearnedData):
 
     # -- finding --------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
-        joined = self.joined(list(doc.ents))
-        taken = {i for ent in joined for i in range(ent.start, ent.end)}
-        grown = []
-        for ent in joined:
-            if ent.label_ in PERSON_LABELS:  # growing looks only at tokens outside `ent`
-                ent = self.grown(ent, taken)
-                taken.update(range(ent.start, ent.end))
-            grown.append(ent)
+        grown = grow_entities(self.joined(list(doc.ents)), PERSON_LABELS, self.grown)
         grown = self.joined(grown)  # parts that growing brought next to each other
         if [(e.start, e.end, e.label_) for e in grown] != [
                 (e.start, e.end, e.label_) for e in doc.ents]:
