@@ -3,10 +3,10 @@ of the detailed results page.
 
 README gets one row per language for the shipped pipelines: the letters and the other
 genres side by side, scores and leakage. The details page (`--details`, e.g.
-`docs/results.md`) gets every metrics file as a row (cross-validation aggregates as
-mean ± sd) and the throughput table. Everything outside `<!-- scores:start -->` ...
-`<!-- scores:end -->` is left as it is; the commands that produced the files are listed
-under the tables.
+`docs/results.md`) gets the shipped pipelines against the product's targets, every metrics
+file as a row (cross-validation aggregates as mean ± sd) and the throughput table.
+Everything outside `<!-- scores:start -->` ... `<!-- scores:end -->` is left as it is; the
+commands that produced the files are listed under the tables.
 
 Usage::
 
@@ -160,6 +160,13 @@ def _caught_cell(source: Mapping[str, Any] | None, group: str) -> str:
     return f"{format_score(row['caught_rate'])} ({row['caught']} / {row['spans']})"
 
 
+def _other_source(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The per-source summary of the source that is not the record's main one (the other
+    genres beside the letters)."""
+    return next((row for source, row in record.get("sources", {}).items()
+                 if source != record.get("source")), None)
+
+
 def results_table(metrics_dir: Path) -> str:
     """Markdown: per language, the shipped pipeline on the letters' and the other genres'
     test documents (`metrics/<lang>.json`, `metrics/leakage_<lang>.json`)."""
@@ -171,10 +178,7 @@ def results_table(metrics_dir: Path) -> str:
         metrics = srsly.read_json(path)
         leakage_path = Path(metrics_dir) / f"leakage_{lang}.json"
         leakage = srsly.read_json(leakage_path) if leakage_path.is_file() else {}
-        other = next((row for source, row in metrics.get("sources", {}).items()
-                      if source != metrics.get("source")), None)
-        other_leakage = next((row for source, row in leakage.get("sources", {}).items()
-                              if source != leakage.get("source")), None)
+        other, other_leakage = _other_source(metrics), _other_source(leakage)
         rows.append([
             lang,
             format_score(_score(metrics, "fine", "strict", "micro", "p")),
@@ -192,6 +196,113 @@ def results_table(metrics_dir: Path) -> str:
     lines = _markdown_table(RESULTS_HEADER, rows)
     lines += ["", "Made by `spacy project run all` (steps `evaluate` and `leakage`):", ""]
     lines += [f"- `{command}`" for command in commands]
+    return "\n".join(lines)
+
+
+# The product's targets for the shipped CPU pipelines: column header, where the value
+# comes from, the threshold and whether the value must reach it from above (`at_most`).
+TARGETS: tuple[tuple[str, str, float, bool], ...] = (
+    ("letters: strict R ≥ 0.92", "letters_recall", 0.92, False),
+    ("letters: names + IDs leaked ≤ 1 %", "letters_leak", 0.01, True),
+    ("other genres: names overlapped ≥ 0.95", "names_overlapped", 0.95, False),
+    ("other genres: IDs overlapped ≥ 0.90", "ids_overlapped", 0.90, False),
+    ("other genres: names + IDs leaked ≤ 2 %", "other_leak", 0.02, True),
+)
+CV_TARGET_F1 = 0.89           # German document-level 5-fold CV, strict micro F1
+TRAIN_TARGET_SECONDS = 45 * 60  # the `train` step on a 2-core CPU
+
+
+def _overlapped_rate(source: Mapping[str, Any] | None, group: str) -> tuple[float, float] | None:
+    """(share of gold spans any predicted span overlaps, share caught whole) of one group."""
+    if not source:
+        return None
+    row = source["caught"][group]
+    if not row["spans"]:
+        return None
+    return row["overlapped"] / row["spans"], row["caught_rate"]
+
+
+def target_values(metrics_dir: Path, lang: str) -> dict[str, Any]:
+    """Per target key, the measured value of `lang`'s shipped pipeline (None if missing)."""
+    metrics_path = Path(metrics_dir) / f"{lang}.json"
+    leakage_path = Path(metrics_dir) / f"leakage_{lang}.json"
+    metrics = srsly.read_json(metrics_path) if metrics_path.is_file() else {}
+    leakage = srsly.read_json(leakage_path) if leakage_path.is_file() else {}
+    other_leakage = _other_source(leakage)
+    sentence_path = Path(metrics_dir) / f"{lang}_sentence.json"
+    return {
+        "letters_recall": _score(metrics, "fine", "strict", "micro", "r") if metrics else None,
+        "letters_leak": leakage["names_and_ids"]["leak_rate"] if leakage else None,
+        "names_overlapped": _overlapped_rate(_other_source(metrics), "names"),
+        "ids_overlapped": _overlapped_rate(_other_source(metrics), "ids"),
+        "other_leak": other_leakage["names_and_ids"]["leak_rate"] if other_leakage else None,
+        "sentence_relaxed": (_score(srsly.read_json(sentence_path), "reduced", "partial",
+                                    "micro", "f1") if sentence_path.is_file() else None),
+    }
+
+
+def _verdict(value: float, threshold: float, at_most: bool) -> str:
+    met = value <= threshold if at_most else value >= threshold
+    return "✓" if met else "✗"
+
+
+def _compared_score(value: float, threshold: float) -> str:
+    """A score to three places, or to four where three would round it onto the threshold
+    (0.9196 is not 0.920)."""
+    text = f"{value:.3f}"
+    return f"{value:.4f}" if float(text) == threshold and value != threshold else text
+
+
+def _target_cell(value: Any, threshold: float, at_most: bool) -> tuple[str, bool | None]:
+    """The cell text and whether the target is met (None when there is no value)."""
+    if value is None:
+        return "–", None
+    if isinstance(value, tuple):
+        overlapped, whole = value
+        verdict = _verdict(overlapped, threshold, at_most)
+        return (f"{_compared_score(overlapped, threshold)} {verdict} (whole {whole:.3f})",
+                verdict == "✓")
+    verdict = _verdict(value, threshold, at_most)
+    text = f"{value:.1%}" if at_most else _compared_score(value, threshold)
+    return f"{text} {verdict}", verdict == "✓"
+
+
+def targets_table(metrics_dir: Path) -> str:
+    """Markdown: each language's shipped pipeline against the product's targets, with the
+    number of languages that meet each, and the German cross-validation and training time
+    targets; empty if there are no metrics yet."""
+    header = ["lang", *(column for column, *_ in TARGETS),
+              "sentence split: relaxed F1 ≥ MultiGraSCCo"]
+    rows, met = [], [0] * len(header[1:])
+    for lang in LANGUAGES:
+        values = target_values(metrics_dir, lang)
+        if all(value is None for value in values.values()):
+            continue
+        cells = [_target_cell(values[key], threshold, at_most)
+                 for _, key, threshold, at_most in TARGETS]
+        published = PUBLISHED_RELAXED_MICRO_F1[lang]
+        cell, ok = _target_cell(values["sentence_relaxed"], published, False)
+        cells.append((cell if ok is None else f"{cell} vs {published:.3f}", ok))
+        rows.append([lang, *(text for text, _ in cells)])
+        met = [count + bool(ok) for count, (_, ok) in zip(met, cells, strict=True)]
+    if not rows:
+        return ""
+    rows.append(["met in", *(f"{count} / {len(rows)}" for count in met)])
+    lines = ["Against the targets (✓ met, ✗ not met):", "", *_markdown_table(header, rows)]
+    cv_path = Path(metrics_dir) / "de_cv.json"
+    if cv_path.is_file():
+        f1 = _score(srsly.read_json(cv_path), "fine", "strict", "micro", "f1")
+        if f1:
+            lines += ["", f"- German document-level 5-fold CV, strict micro F1 ≥ {CV_TARGET_F1}: "
+                      f"{format_score(f1)} {_verdict(f1['mean'], CV_TARGET_F1, False)} "
+                      "(`metrics/de_cv.json`)"]
+    times_path = Path(metrics_dir) / "train_time.json"
+    if times_path.is_file():
+        wall = srsly.read_json(times_path).get("_wall_seconds", {}).get("seconds")
+        if wall is not None:
+            lines += [f"- The `train` step ≤ {TRAIN_TARGET_SECONDS // 60} min on 2 CPU cores: "
+                      f"{wall / 60:.1f} min {_verdict(wall, TRAIN_TARGET_SECONDS, True)} "
+                      "(`metrics/train_time.json`)"]
     return "\n".join(lines)
 
 
@@ -228,7 +339,7 @@ def load_records(metrics_dir: Path) -> tuple[list[tuple[str, dict[str, Any]]], l
 def build_block(metrics_dir: Path) -> tuple[str, list[str]]:
     """The full generated markdown block for `metrics_dir`, and the files skipped."""
     records, skipped = load_records(metrics_dir)
-    parts = [scores_table(records)]
+    parts = [table for table in (targets_table(metrics_dir), scores_table(records)) if table]
     throughput_path = Path(metrics_dir) / THROUGHPUT_FILE
     if throughput_path.is_file():
         table = throughput_table(srsly.read_json(throughput_path))

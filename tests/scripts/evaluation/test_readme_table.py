@@ -55,7 +55,8 @@ def test_format_score_handles_plain_mean_sd_and_missing_values():
 
 def test_block_has_rows_in_language_order_with_scores_commands_and_throughput(metrics_dir):
     block, skipped = build_block(metrics_dir)
-    rows = [line for line in block.splitlines() if line.startswith("| d") or line.startswith("| e")]
+    rows = [line for line in block.splitlines()
+            if line.startswith(("| d", "| e")) and ".json`" in line]
     assert [row.split(" | ")[0] for row in rows[:3]] == ["| de", "| de", "| en"]
     de_row = next(row for row in rows if "metrics/de.json" in row)
     # strict: P 1/1, R 1/2, F1 2/3; MultiGraSCCo de 0.955 beside it
@@ -150,3 +151,64 @@ def test_results_table_puts_letters_and_other_genres_side_by_side(tmp_path):
     assert cells[4:] == ["1 / 20 (5.0%)", "0.625", "0.750 (3 / 4)", "1.000 (2 / 2)",
                          "3 / 20 (15.0%), 1 as PHI"]
     assert results_table(tmp_path / "empty").startswith("_No metrics yet")
+
+
+def _shipped_metrics(folder, lang, *, names_overlapped, recall_hits, letters_leaked,
+                     other_leaked, sentence_pred):
+    """Metrics of `lang`'s shipped pipeline: letters' strict recall `recall_hits` of 10,
+    other genres' names overlapped `names_overlapped` of 20, the given leaks of 100."""
+    gold = [[CharSpan(i, i + 1, "ID") for i in range(10)]]
+    metrics = {"lang": lang, "name": "doc-split", "n_docs": 1, "source": "letters",
+               "label_sets": evaluate_spans(gold, [gold[0][:recall_hits]])}
+    caught = {"names": {"spans": 20, "caught": names_overlapped - 1,
+                        "overlapped": names_overlapped,
+                        "caught_rate": (names_overlapped - 1) / 20},
+              "ids": {"spans": 10, "caught": 9, "overlapped": 9, "caught_rate": 0.9}}
+    metrics["sources"] = {"letters": {"caught": caught}, "synthetic": {"caught": caught}}
+    srsly.write_json(folder / f"{lang}.json", metrics)
+    srsly.write_json(folder / f"leakage_{lang}.json", {
+        "source": "letters",
+        "names_and_ids": {"spans": 100, "leaked": letters_leaked,
+                          "leak_rate": letters_leaked / 100},
+        "sources": {"synthetic": {"names_and_ids": {
+            "spans": 100, "leaked": other_leaked, "leak_rate": other_leaked / 100}}}})
+    sentence_gold = [[CharSpan(2 * i, 2 * i + 1, "NAME_PATIENT") for i in range(20)]]
+    srsly.write_json(folder / f"{lang}_sentence.json", {
+        "lang": lang, "name": "sentence-split",
+        "label_sets": evaluate_spans(sentence_gold, [sentence_gold[0][:sentence_pred]])})
+
+
+def test_targets_table_marks_each_target_and_counts_the_languages_that_meet_it(tmp_path):
+    from scripts.evaluation.readme_table import targets_table
+
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    # de: recall 10/10, no leaks, names 19/20 overlapped, relaxed F1 1.0 (published 0.955)
+    _shipped_metrics(folder, "de", names_overlapped=19, recall_hits=10, letters_leaked=0,
+                     other_leaked=2, sentence_pred=20)
+    # pl: recall 9/10 < 0.92, 2 % leaked on the letters, names 18/20, relaxed F1 0.9 < 0.931
+    _shipped_metrics(folder, "pl", names_overlapped=18, recall_hits=9, letters_leaked=2,
+                     other_leaked=3, sentence_pred=9 * 2 - 2)
+    srsly.write_json(folder / "train_time.json", {"_wall_seconds": {"seconds": 50 * 60}})
+    lines = targets_table(folder).splitlines()
+    cells = {line.split(" | ")[0].strip("| "): [c.strip() for c in line.strip("|").split("|")]
+             for line in lines if line.startswith("| de") or line.startswith("| pl")
+             or line.startswith("| met in")}
+    assert cells["de"][1:6] == ["1.000 ✓", "0.0% ✓", "0.950 ✓ (whole 0.900)",
+                                "0.900 ✓ (whole 0.900)", "2.0% ✓"]
+    assert cells["de"][6] == "1.000 ✓ vs 0.955"
+    assert cells["pl"][1:6] == ["0.900 ✗", "2.0% ✗", "0.900 ✗ (whole 0.850)",
+                                "0.900 ✓ (whole 0.900)", "3.0% ✗"]
+    assert cells["pl"][6].endswith("✗ vs 0.931")
+    assert cells["met in"][1:] == ["1 / 2", "1 / 2", "1 / 2", "2 / 2", "1 / 2", "1 / 2"]
+    assert any(line.startswith("- The `train` step ≤ 45 min") and "50.0 min ✗" in line
+               for line in lines)
+    assert targets_table(tmp_path / "empty") == ""
+
+
+def test_a_score_that_rounds_onto_its_target_keeps_a_fourth_place():
+    from scripts.evaluation.readme_table import _target_cell
+
+    assert _target_cell(0.9196, 0.92, False) == ("0.9196 ✗", False)
+    assert _target_cell(0.92, 0.92, False) == ("0.920 ✓", True)
+    assert _target_cell(None, 0.92, False) == ("–", None)
