@@ -157,7 +157,9 @@ def _caught_cell(source: Mapping[str, Any] | None, group: str) -> str:
     if not source:
         return "–"
     row = source["caught"][group]
-    return f"{format_score(row['caught_rate'])} ({row['caught']} / {row['spans']})"
+    if not row["spans"]:
+        return "–"
+    return f"{format_score(row['caught'] / row['spans'])} ({row['caught']} / {row['spans']})"
 
 
 def _other_source(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -219,7 +221,7 @@ def _overlapped_rate(source: Mapping[str, Any] | None, group: str) -> tuple[floa
     row = source["caught"][group]
     if not row["spans"]:
         return None
-    return row["overlapped"] / row["spans"], row["caught_rate"]
+    return row["overlapped"] / row["spans"], row["caught"] / row["spans"]
 
 
 def target_values(metrics_dir: Path, lang: str) -> dict[str, Any]:
@@ -348,21 +350,21 @@ def build_block(metrics_dir: Path) -> tuple[str, list[str]]:
     return "\n\n".join(parts), skipped
 
 
-def replace_between_markers(text: str, block: str) -> str:
-    """`text` with everything between the score markers replaced by `block`.
+def replace_between_markers(text: str, block: str, start: str = START_MARKER,
+                            end: str = END_MARKER) -> str:
+    """`text` with everything between the markers `start` and `end` replaced by `block`.
 
     Raises a ValueError if the markers are missing, repeated or out of order.
     """
-    starts, ends = text.count(START_MARKER), text.count(END_MARKER)
+    starts, ends = text.count(start), text.count(end)
     if starts != 1 or ends != 1:
         raise ValueError(
-            f"README needs exactly one {START_MARKER} and one {END_MARKER} "
-            f"(found {starts} and {ends})")
-    head, rest = text.split(START_MARKER)
-    if END_MARKER not in rest:
-        raise ValueError(f"{END_MARKER} comes before {START_MARKER} in the README")
-    _, tail = rest.split(END_MARKER)
-    return f"{head}{START_MARKER}\n{block.strip()}\n{END_MARKER}{tail}"
+            f"the page needs exactly one {start} and one {end} (found {starts} and {ends})")
+    head, rest = text.split(start)
+    if end not in rest:
+        raise ValueError(f"{end} comes before {start} in the page")
+    _, tail = rest.split(end)
+    return f"{head}{start}\n{block.strip()}\n{end}{tail}"
 
 
 def append_scores_section(text: str, heading: str = "## Scores") -> str:
