@@ -1,12 +1,14 @@
 """The numeric kernels the workflow computes with, pinned so that every x86-64 CPU trains the
 same models (docs/workflow.md#reproducing-the-metrics).
 
-Two libraries pick their float kernels by CPU at run time: BLIS (thinc's and spaCy's matrix
-products) and OpenBLAS (numpy's, e.g. the principal components of the subword vectors).
-Different kernels round differently, and a training that starts from other rounding ends
-in other models. `scripts/setup.sh` builds BLIS with its portable `generic` kernels only;
-importing `scripts` sets `OPENBLAS_CORETYPE` (scripts/__init__.py) before numpy loads, for
-every workflow step and the trainings it starts. Every metrics file records the kernels it
+Three libraries pick their float kernels by CPU at run time: BLIS (thinc's and spaCy's
+matrix products), OpenBLAS (numpy's, e.g. the principal components of the subword vectors)
+and numpy itself (its vector loops for exp, log, tanh, ...). Different kernels round
+differently, and a training that starts from other rounding ends in other models.
+`scripts/setup.sh` builds BLIS with its portable `generic` kernels only; importing `scripts`
+sets `OPENBLAS_CORETYPE` and `NPY_DISABLE_CPU_FEATURES` (scripts/__init__.py) before numpy
+loads, for every workflow step and the trainings it starts: numpy then runs its AVX2 loops
+on every CPU that has them, AVX-512 ones included. Every metrics file records the kernels it
 ran with (`kernels`).
 
     python -m scripts.kernels                # the kernels this environment uses, as JSON
@@ -75,9 +77,18 @@ def openblas_kernels() -> str | None:
     return cores[0] if cores else None
 
 
+def numpy_kernels() -> str:
+    """The highest level of numpy's own vector loops this process runs (`X86_V3` for AVX2,
+    `X86_V4` for AVX-512, ...; its baseline where no higher level is on)."""
+    from numpy._core import _multiarray_umath as umath
+
+    running = [level for level in umath.__cpu_dispatch__ if umath.__cpu_features__.get(level)]
+    return running[-1] if running else umath.__cpu_baseline__[-1]
+
+
 def numeric_kernels() -> dict[str, str | None]:
     """The kernels of this environment, for the `kernels` field of the metrics files."""
-    return {"blis": blis_kernels(), "openblas": openblas_kernels()}
+    return {"blis": blis_kernels(), "openblas": openblas_kernels(), "numpy": numpy_kernels()}
 
 
 def main(check_blis: bool = typer.Option(

@@ -6,9 +6,19 @@ import typer
 from typer.testing import CliRunner
 
 import scripts
-from scripts.kernels import blis_builds, blis_kernels, blis_selection, main, numeric_kernels
+from scripts.kernels import (
+    blis_builds,
+    blis_kernels,
+    blis_selection,
+    main,
+    numeric_kernels,
+    numpy_kernels,
+)
 from scripts.training.train import one_thread_env
 
+# What a process prints about the level of numpy's own vector loops.
+NUMPY_LEVELS = ("from numpy._core import _multiarray_umath as umath; print(' '.join(level "
+                "for level in umath.__cpu_dispatch__ if umath.__cpu_features__.get(level)))")
 # What a process prints about the OpenBLAS core numpy computes with.
 OPENBLAS_CORE = ("import numpy, threadpoolctl; print([info['architecture'] for info in "
                  "threadpoolctl.threadpool_info() if info['internal_api'] == 'openblas'][0])")
@@ -29,8 +39,23 @@ def test_a_training_started_by_the_workflow_computes_with_the_pinned_openblas_co
 
 def test_the_recorded_blis_kernels_are_among_those_compiled_in() -> None:
     kernels = numeric_kernels()
-    assert set(kernels) == {"blis", "openblas"}
+    assert set(kernels) == {"blis", "openblas", "numpy"}
     assert blis_kernels() in blis_builds()
+
+
+def test_a_training_started_by_the_workflow_runs_numpys_loops_below_avx512() -> None:
+    # numpy reads the variable when it loads, so only a new process shows the pin, which
+    # the test process (it imported `scripts`) passes on
+    completed = subprocess.run([sys.executable, "-c", NUMPY_LEVELS], env=one_thread_env(),
+                               capture_output=True, text=True, check=True)
+    running = set(completed.stdout.split())
+    assert not running & set(scripts.NUMPY_DISABLED_CPU_FEATURES.split())
+
+
+def test_numpys_level_is_its_highest_running_one() -> None:
+    from numpy._core import _multiarray_umath as umath
+
+    assert numpy_kernels() in (*umath.__cpu_dispatch__, *umath.__cpu_baseline__)
 
 
 @pytest.mark.parametrize("portable", [True, False])
