@@ -17,6 +17,8 @@ from typing import Annotated, Any
 import srsly
 import typer
 
+from scripts.evaluation.readme_table import markdown_table
+
 SOURCES: tuple[tuple[str, str], ...] = (("letters", "letters"), ("synthetic", "other genres"))
 MEASURES: tuple[tuple[str, str], ...] = (("r", "R"), ("p", "P"), ("names_caught", "names"),
                                          ("ids_caught", "IDs"))
@@ -50,13 +52,11 @@ def ablation_table(languages: Mapping[str, Any]) -> str:
     """Markdown: each variant's mean change per source and measure."""
     header = ["switched off"] + [f"{name} {label}" for _, name in SOURCES
                                  for _, label in MEASURES]
-    rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     variants = [name for name in next(iter(languages.values())) if name != "all"]
-    for variant in variants:
-        cells = [variant_name(variant)] + [signed(mean_change(languages, variant, source, key))
-                                           for source, _ in SOURCES for key, _ in MEASURES]
-        rows.append("| " + " | ".join(cells) + " |")
-    return "\n".join(rows)
+    rows = [[variant_name(variant)] + [signed(mean_change(languages, variant, source, key))
+                                       for source, _ in SOURCES for key, _ in MEASURES]
+            for variant in variants]
+    return "\n".join(markdown_table(header, rows))
 
 
 def signed(change: float) -> str:
@@ -73,7 +73,7 @@ def variant_name(variant: str) -> str:
 def recase_table(languages: Mapping[str, Any]) -> str:
     """Markdown: per language, without -> with `deid_recase`, for each recase column."""
     header = ["lang"] + [label for _, _, label in RECASE_COLUMNS]
-    rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    rows = []
     for lang, variants in languages.items():
         cells = []
         for source, key, _ in RECASE_COLUMNS:
@@ -82,8 +82,8 @@ def recase_table(languages: Mapping[str, Any]) -> str:
             digits = 3 if key == "f1" else 2
             cells.append("–" if off is None or on is None
                          else f"{off:.{digits}f} → {on:.{digits}f}")
-        rows.append(f"| {lang} | " + " | ".join(cells) + " |")
-    return "\n".join(rows)
+        rows.append([lang, *cells])
+    return "\n".join(markdown_table(header, rows))
 
 
 def main(

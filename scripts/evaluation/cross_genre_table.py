@@ -16,7 +16,11 @@ from typing import Annotated, Any
 import srsly
 import typer
 
-from scripts.evaluation.readme_table import format_score, replace_between_markers
+from scripts.evaluation.readme_table import (
+    format_score,
+    markdown_table,
+    replace_between_markers,
+)
 from spacy_deid.lang import LANGUAGES
 
 START_MARKER = "<!-- cross-genre:start -->"
@@ -54,9 +58,7 @@ def cross_genre_table(folder: Path) -> str:
                               for source, measure, _ in COLUMNS for key, _ in VARIANTS])
     if not rows:
         raise ValueError(f"no pair of <lang>_letters_only.json and <lang>_both.json in {folder}")
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
+    return "\n".join(markdown_table(header, rows))
 
 
 app = typer.Typer(add_completion=False)

@@ -106,7 +106,8 @@ def _sort_key(item: tuple[str, Mapping[str, Any]]) -> tuple[int, str, str]:
     return order, str(metrics.get("name") or ""), source
 
 
-def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """The lines of a markdown table, with any `|` inside a cell escaped."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
     return lines
@@ -117,7 +118,7 @@ def scores_table(records: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
     if not records:
         return "_No metrics yet: run the evaluation commands of project.yml._"
     ordered = sorted(records, key=_sort_key)
-    lines = _markdown_table(COLUMNS, [table_row(metrics, source) for source, metrics in ordered])
+    lines = markdown_table(COLUMNS, [table_row(metrics, source) for source, metrics in ordered])
     lines += [
         "",
         "strict: exact span and label, on the fine GraSCCo labels; type: overlap and same "
@@ -195,7 +196,7 @@ def results_table(metrics_dir: Path) -> str:
         commands.setdefault(metrics.get("command", "?"), None)
     if not rows:
         return "_No metrics yet: run `spacy project run all`._"
-    lines = _markdown_table(RESULTS_HEADER, rows)
+    lines = markdown_table(RESULTS_HEADER, rows)
     lines += ["", "Made by `spacy project run all` (steps `evaluate` and `leakage`):", ""]
     lines += [f"- `{command}`" for command in commands]
     return "\n".join(lines)
@@ -230,13 +231,13 @@ def target_values(metrics_dir: Path, lang: str) -> dict[str, Any]:
     leakage_path = Path(metrics_dir) / f"leakage_{lang}.json"
     metrics = srsly.read_json(metrics_path) if metrics_path.is_file() else {}
     leakage = srsly.read_json(leakage_path) if leakage_path.is_file() else {}
-    other_leakage = _other_source(leakage)
+    other, other_leakage = _other_source(metrics), _other_source(leakage)
     sentence_path = Path(metrics_dir) / f"{lang}_sentence.json"
     return {
         "letters_recall": _score(metrics, "fine", "strict", "micro", "r") if metrics else None,
         "letters_leak": leakage["names_and_ids"]["leak_rate"] if leakage else None,
-        "names_overlapped": _overlapped_rate(_other_source(metrics), "names"),
-        "ids_overlapped": _overlapped_rate(_other_source(metrics), "ids"),
+        "names_overlapped": _overlapped_rate(other, "names"),
+        "ids_overlapped": _overlapped_rate(other, "ids"),
         "other_leak": other_leakage["names_and_ids"]["leak_rate"] if other_leakage else None,
         "sentence_relaxed": (_score(srsly.read_json(sentence_path), "reduced", "partial",
                                     "micro", "f1") if sentence_path.is_file() else None),
@@ -290,7 +291,7 @@ def targets_table(metrics_dir: Path) -> str:
     if not rows:
         return ""
     rows.append(["met in", *(f"{count} / {len(rows)}" for count in met)])
-    lines = ["Against the targets (✓ met, ✗ not met):", "", *_markdown_table(header, rows)]
+    lines = ["Against the targets (✓ met, ✗ not met):", "", *markdown_table(header, rows)]
     cv_path = Path(metrics_dir) / "de_cv.json"
     if cv_path.is_file():
         f1 = _score(srsly.read_json(cv_path), "fine", "strict", "micro", "f1")
@@ -317,7 +318,7 @@ def throughput_table(data: Mapping[str, Any]) -> str:
              str(e.get("n_tokens", "–")), str(e.get("cpu", "–")), f"`{e.get('command', '?')}`"]
             for e in entries]
     header = ("pipeline", "tokens/s (1 CPU core, median)", "tokens", "CPU", "command")
-    return "\n".join(["Throughput:", "", *_markdown_table(header, rows)])
+    return "\n".join(["Throughput:", "", *markdown_table(header, rows)])
 
 
 def load_records(metrics_dir: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
