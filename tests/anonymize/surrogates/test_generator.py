@@ -95,3 +95,17 @@ def test_an_age_never_stays_as_it_was(seed):
         new = session.surrogate(text=age, label="AGE")
         assert new != age and int(new.rstrip("J. ")) != int(age.rstrip("J. ")), (age, new)
         assert int(new.rstrip("J. ")) >= 0
+
+
+@pytest.mark.parametrize("age", ["fifty", "ottantanove", "yetmiş iki", "JJJJJJ"])
+def test_an_age_in_words_is_masked(age):
+    # the generator moves numbers; an age it cannot read as one must not survive
+    new = SurrogateGenerator(lang="it", seed=0).new_document().surrogate(text=age, label="AGE")
+    assert new == "".join(" " if ch == " " else "*" for ch in age)
+
+
+def test_a_moved_age_keeps_its_digits():
+    session = SurrogateGenerator(lang="fa", seed=0, age_group_over=89).new_document()
+    moved = session.surrogate(text="۴۹", label="AGE")
+    assert moved != "۴۹" and all("۰" <= ch <= "۹" for ch in moved)
+    assert session.surrogate(text="۹۶", label="AGE") == "۹۰+"

@@ -24,8 +24,9 @@ from spacy_deid.anonymize.surrogates.dates import date_surrogate
 from spacy_deid.anonymize.surrogates.names import NameSurrogates
 from spacy_deid.anonymize.surrogates.places import PlaceSurrogates
 from spacy_deid.anonymize.surrogates.seeds import make_rng
-from spacy_deid.anonymize.surrogates.shapes import phone_surrogate, shape_surrogate
+from spacy_deid.anonymize.surrogates.shapes import mask, phone_surrogate, shape_surrogate
 from spacy_deid.lang import validate_language
+from spacy_deid.lang.digits import digit_system, to_digit_system
 from spacy_deid.lang.profile import language_profile
 from spacy_deid.schema import PERSON_LABELS, validate_label
 
@@ -43,7 +44,8 @@ def group_age(text: str, over: int | None) -> str:
         return text
 
     def replace(match: re.Match) -> str:
-        return f"{over + 1}+" if int(match.group()) > over else match.group()
+        value = match.group()
+        return to_digit_system(f"{over + 1}+", digit_system(value)) if int(value) > over else value
 
     return AGE_NUMBER.sub(replace, text)
 
@@ -134,12 +136,17 @@ class DocumentSession:
 
     def age(self, text: str) -> str:
         """An age moved by a small per-document amount (1-2 years), then grouped if set; an
-        age the move would make negative moves up instead, so that no age stays as it was."""
+        age the move would make negative moves up instead, so that no age stays as it was.
+        An age with no number in digits (`fifty`, `ottantanove`) cannot be moved, so it is
+        masked rather than left in the text."""
+        if not AGE_NUMBER.search(text):
+            return mask(text)
 
         def shift(match: re.Match) -> str:
             value = int(match.group())
             moved = value + self.age_offset
-            return str(moved if moved >= 0 else value - self.age_offset)
+            moved = moved if moved >= 0 else value - self.age_offset
+            return to_digit_system(str(moved), digit_system(match.group()))
 
         return group_age(AGE_NUMBER.sub(shift, text), self.generator.age_group_over)
 
