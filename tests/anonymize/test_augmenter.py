@@ -34,6 +34,20 @@ def test_the_copy_has_new_phi_of_the_same_labels_on_token_boundaries():
     assert "Frau " in copy.reference.text and "auf Station " in copy.reference.text
 
 
+def test_an_age_in_words_stays_as_written_in_the_copy():
+    # the anonymizer masks such an age; asterisks would be no training text
+    nlp = blank("de")
+    text = "Frau Anna Albers, zweiundfünfzig Jahre, geb. 12.03.1950."
+    reference = annotated(nlp, text, [("Anna Albers", "NAME_PATIENT"),
+                                      ("zweiundfünfzig", "AGE"), ("12.03.1950", "DATE")])
+    reference.user_data["lang"] = "de"
+    _, copy = list(augmenter(level=1.0, lower_level=0.0)(nlp, Example(nlp.make_doc(text),
+                                                                       reference)))
+    name, age, date = copy.reference.ents
+    assert age.text == "zweiundfünfzig" and name.text != "Anna Albers"
+    assert date.text != "12.03.1950"
+
+
 def test_lower_level_writes_names_in_lower_case():
     nlp = blank("de")
     _, copy = list(augmenter(level=1.0, lower_level=1.0)(nlp, example(nlp)))

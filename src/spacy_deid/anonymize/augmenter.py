@@ -3,9 +3,10 @@
 A model trained on few documents learns the names and codes it saw rather than where PHI
 stands. This augmenter gives the NER, besides each training example, a copy in which every
 gold span is replaced by a surrogate of its label from the anonymizer's generator (names
-and places of the document's language, dates in the same format, codes of the same shape),
-so that every epoch shows other surface forms in the same contexts. With `lower_level`, the
-copy writes person names in lower case, as hurried notes and messages do. With
+and places of the document's language, dates in the same format, codes of the same shape;
+a span the generator would mask, such as an age in words, stays as written), so that
+every epoch shows other surface forms in the same contexts. With `lower_level`, the copy
+writes person names in lower case, as hurried notes and messages do. With
 `source_copies`, the documents of a source that is a small share of the training data (the
 multi-genre documents beside the letters) get that many copies each, so that their genres
 weigh more without being repeated word for word.
@@ -27,6 +28,7 @@ from spacy.training import Example
 from spacy.util import registry
 
 from spacy_deid.anonymize.surrogates import SurrogateGenerator
+from spacy_deid.anonymize.surrogates.shapes import mask
 from spacy_deid.lang import LANGUAGES
 from spacy_deid.schema import PERSON_LABELS
 
@@ -96,6 +98,9 @@ def surrogate_copy(nlp: Language, reference: Doc, generator: SurrogateGenerator,
         before = reference.text[position:ent.start_char]
         context = reference.text[max(0, ent.start_char - 60):ent.end_char + 60]
         new = session.surrogate(ent.text, ent.label_, context) or ent.text
+        if new == mask(ent.text):
+            # a span the generator can only mask (an age in words) is no training text
+            new = ent.text
         if lower_names and ent.label_ in PERSON_LABELS:
             new = new.lower()
         pieces += [before, new]
