@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -170,16 +171,17 @@ def _other_source(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
                  if source != record.get("source")), None)
 
 
-def results_table(metrics_dir: Path) -> str:
-    """Markdown: per language, the shipped pipeline on the letters' and the other genres'
-    test documents (`metrics/<lang>.json`, `metrics/leakage_<lang>.json`)."""
+def results_table(metrics_dir: Path, suffix: str = "") -> str:
+    """Markdown: per language, the shipped pipeline (`suffix` "_trf": the transformer one) on
+    the letters' and the other genres' test documents (`metrics/<lang><suffix>.json`,
+    `metrics/leakage_<lang><suffix>.json`)."""
     rows, commands = [], {}
     for lang in LANGUAGES:
-        path = Path(metrics_dir) / f"{lang}.json"
+        path = Path(metrics_dir) / f"{lang}{suffix}.json"
         if not path.is_file():
             continue
         metrics = srsly.read_json(path)
-        leakage_path = Path(metrics_dir) / f"leakage_{lang}.json"
+        leakage_path = Path(metrics_dir) / f"leakage_{lang}{suffix}.json"
         leakage = srsly.read_json(leakage_path) if leakage_path.is_file() else {}
         other, other_leakage = _other_source(metrics), _other_source(leakage)
         rows.append([
@@ -194,25 +196,75 @@ def results_table(metrics_dir: Path) -> str:
             _leak_cell(other_leakage),
         ])
         commands.setdefault(metrics.get("command", "?"), None)
+    workflow = "all-trf" if suffix == TRANSFORMER else "all"
     if not rows:
-        return "_No metrics yet: run `spacy project run all`._"
+        return f"_No metrics yet: run `spacy project run {workflow}`._"
     lines = markdown_table(RESULTS_HEADER, rows)
-    lines += ["", "Made by `spacy project run all` (steps `evaluate` and `leakage`):", ""]
+    step = suffix.replace("_", "-")
+    lines += ["", f"Made by `spacy project run {workflow}` (steps `evaluate{step}` and "
+              f"`leakage{step}`):", ""]
     lines += [f"- `{command}`" for command in commands]
     return "\n".join(lines)
 
 
-# The product's targets for the shipped CPU pipelines: column header, where the value
-# comes from, the threshold and whether the value must reach it from above (`at_most`).
-TARGETS: tuple[tuple[str, str, float, bool], ...] = (
-    ("letters: strict R ≥ 0.92", "letters_recall", 0.92, False),
-    ("letters: names + IDs leaked ≤ 1 %", "letters_leak", 0.01, True),
-    ("other genres: names overlapped ≥ 0.95", "names_overlapped", 0.95, False),
-    ("other genres: IDs overlapped ≥ 0.90", "ids_overlapped", 0.90, False),
-    ("other genres: names + IDs leaked ≤ 2 %", "other_leak", 0.02, True),
-)
-CV_TARGET_F1 = 0.89           # German document-level 5-fold CV, strict micro F1
-TRAIN_TARGET_SECONDS = 45 * 60  # the `train` step on a 2-core CPU
+def has_transformer_results(metrics_dir: Path) -> bool:
+    """Whether any language's `_trf` pipeline has been scored (`metrics/<lang>_trf.json`)."""
+    return any((Path(metrics_dir) / f"{lang}{TRANSFORMER}.json").is_file() for lang in LANGUAGES)
+
+
+def readme_results(metrics_dir: Path) -> str:
+    """Markdown for the README: the CPU pipelines' table, and the `_trf` pipelines' under it
+    once they have been scored."""
+    parts = [results_table(metrics_dir)]
+    if has_transformer_results(metrics_dir):
+        parts += [f"The transformer pipelines `xx_deid_<lang>{TRANSFORMER}`:",
+                  results_table(metrics_dir, TRANSFORMER)]
+    return "\n\n".join(parts)
+
+
+# The suffix of the transformer pipelines' files (`metrics/<lang>_trf.json`).
+TRANSFORMER = "_trf"
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The product's targets for one kind of shipped pipeline: per-language columns (header,
+    where the value comes from, threshold, whether the value must stay at or below it), the
+    German cross-validation F1, and the training time."""
+
+    suffix: str
+    title: str
+    columns: tuple[tuple[str, str, float, bool], ...]
+    cv_f1: float
+    train_minutes: int
+    train_where: str
+    train_step: str
+
+
+CPU_TARGETS = Targets(
+    suffix="",
+    title="Against the targets (✓ met, ✗ not met):",
+    columns=(
+        ("letters: strict R ≥ 0.92", "letters_recall", 0.92, False),
+        ("letters: names + IDs leaked ≤ 1 %", "letters_leak", 0.01, True),
+        ("other genres: names overlapped ≥ 0.95", "names_overlapped", 0.95, False),
+        ("other genres: IDs overlapped ≥ 0.90", "ids_overlapped", 0.90, False),
+        ("other genres: names + IDs leaked ≤ 2 %", "other_leak", 0.02, True),
+    ),
+    cv_f1=0.89, train_minutes=45, train_where="on 2 CPU cores", train_step="train")
+TRANSFORMER_TARGETS = Targets(
+    suffix=TRANSFORMER,
+    title=f"The transformer pipelines `xx_deid_<lang>{TRANSFORMER}` against their targets "
+          "(✓ met, ✗ not met):",
+    columns=(
+        ("letters: strict R ≥ 0.95", "letters_recall", 0.95, False),
+        ("letters: strict F1 ≥ 0.90", "letters_f1", 0.90, False),
+        ("letters: names + IDs leaked ≤ 1 %", "letters_leak", 0.01, True),
+    ),
+    cv_f1=0.90, train_minutes=10, train_where="on one GPU", train_step="train-trf")
+# The `_trf` pipeline on one CPU core without a GPU (`benchmark-trf`'s entry), tokens/s.
+TRANSFORMER_CPU_ENTRY = "xx_deid_de_trf-cpu"
+TRANSFORMER_CPU_TOKENS_PER_SECOND = 1500
 
 
 def _overlapped_rate(source: Mapping[str, Any] | None, group: str) -> tuple[float, float] | None:
@@ -225,16 +277,18 @@ def _overlapped_rate(source: Mapping[str, Any] | None, group: str) -> tuple[floa
     return row["overlapped"] / row["spans"], row["caught"] / row["spans"]
 
 
-def target_values(metrics_dir: Path, lang: str) -> dict[str, Any]:
-    """Per target key, the measured value of `lang`'s shipped pipeline (None if missing)."""
-    metrics_path = Path(metrics_dir) / f"{lang}.json"
-    leakage_path = Path(metrics_dir) / f"leakage_{lang}.json"
+def target_values(metrics_dir: Path, lang: str, suffix: str = "") -> dict[str, Any]:
+    """Per target key, the measured value of `lang`'s shipped pipeline (`suffix` "_trf": the
+    transformer one; None where a file is missing)."""
+    metrics_path = Path(metrics_dir) / f"{lang}{suffix}.json"
+    leakage_path = Path(metrics_dir) / f"leakage_{lang}{suffix}.json"
     metrics = srsly.read_json(metrics_path) if metrics_path.is_file() else {}
     leakage = srsly.read_json(leakage_path) if leakage_path.is_file() else {}
     other, other_leakage = _other_source(metrics), _other_source(leakage)
-    sentence_path = Path(metrics_dir) / f"{lang}_sentence.json"
+    sentence_path = Path(metrics_dir) / f"{lang}_sentence{suffix}.json"
     return {
         "letters_recall": _score(metrics, "fine", "strict", "micro", "r") if metrics else None,
+        "letters_f1": _score(metrics, "fine", "strict", "micro", "f1") if metrics else None,
         "letters_leak": leakage["names_and_ids"]["leak_rate"] if leakage else None,
         "names_overlapped": _overlapped_rate(other, "names"),
         "ids_overlapped": _overlapped_rate(other, "ids"),
@@ -270,19 +324,19 @@ def _target_cell(value: Any, threshold: float, at_most: bool) -> tuple[str, bool
     return f"{text} {verdict}", verdict == "✓"
 
 
-def targets_table(metrics_dir: Path) -> str:
-    """Markdown: each language's shipped pipeline against the product's targets, with the
+def targets_table(metrics_dir: Path, targets: Targets = CPU_TARGETS) -> str:
+    """Markdown: each language's shipped pipeline of one kind against its targets, with the
     number of languages that meet each, and the German cross-validation and training time
-    targets; empty if there are no metrics yet."""
-    header = ["lang", *(column for column, *_ in TARGETS),
+    targets; empty if there are no metrics of that kind yet."""
+    header = ["lang", *(column for column, *_ in targets.columns),
               "sentence split: relaxed F1 ≥ MultiGraSCCo"]
     rows, met = [], [0] * len(header[1:])
     for lang in LANGUAGES:
-        values = target_values(metrics_dir, lang)
+        values = target_values(metrics_dir, lang, targets.suffix)
         if all(value is None for value in values.values()):
             continue
         cells = [_target_cell(values[key], threshold, at_most)
-                 for _, key, threshold, at_most in TARGETS]
+                 for _, key, threshold, at_most in targets.columns]
         published = PUBLISHED_RELAXED_MICRO_F1[lang]
         cell, ok = _target_cell(values["sentence_relaxed"], published, False)
         cells.append((cell if ok is None else f"{cell} vs {published:.3f}", ok))
@@ -291,22 +345,48 @@ def targets_table(metrics_dir: Path) -> str:
     if not rows:
         return ""
     rows.append(["met in", *(f"{count} / {len(rows)}" for count in met)])
-    lines = ["Against the targets (✓ met, ✗ not met):", "", *markdown_table(header, rows)]
-    cv_path = Path(metrics_dir) / "de_cv.json"
-    if cv_path.is_file():
-        f1 = _score(srsly.read_json(cv_path), "fine", "strict", "micro", "f1")
-        if f1:
-            lines += ["", f"- German document-level 5-fold CV, strict micro F1 ≥ {CV_TARGET_F1}: "
-                      f"{format_score(f1)} {_verdict(f1['mean'], CV_TARGET_F1, False)} "
-                      "(`metrics/de_cv.json`)"]
-    times_path = Path(metrics_dir) / "train_time.json"
-    if times_path.is_file():
-        wall = srsly.read_json(times_path).get("_wall_seconds", {}).get("seconds")
-        if wall is not None:
-            lines += [f"- The `train` step ≤ {TRAIN_TARGET_SECONDS // 60} min on 2 CPU cores: "
-                      f"{wall / 60:.1f} min {_verdict(wall, TRAIN_TARGET_SECONDS, True)} "
-                      "(`metrics/train_time.json`)"]
+    lines = [targets.title, "", *markdown_table(header, rows)]
+    lines += _cv_and_time_lines(Path(metrics_dir), targets)
     return "\n".join(lines)
+
+
+def _cv_and_time_lines(metrics_dir: Path, targets: Targets) -> list[str]:
+    """The bullet lines under a targets table: German cross-validation, training time and,
+    for the transformer pipelines, their speed on one CPU core."""
+    lines = []
+    cv_name = f"de_cv{targets.suffix}.json"
+    if (metrics_dir / cv_name).is_file():
+        cv = srsly.read_json(metrics_dir / cv_name)
+        f1 = _score(cv, "fine", "strict", "micro", "f1")
+        if f1:
+            folds = cv.get("n_runs", "?")
+            lines += [f"- German document-level {folds}-fold CV, strict micro F1 ≥ "
+                      f"{targets.cv_f1:.2f}: "
+                      f"{format_score(f1)} {_verdict(f1['mean'], targets.cv_f1, False)} "
+                      f"(`metrics/{cv_name}`)"]
+    times_name = f"train_time{targets.suffix}.json"
+    if (metrics_dir / times_name).is_file():
+        times = srsly.read_json(metrics_dir / times_name)
+        wall = times.get("_wall_seconds", {}).get("seconds")
+        if wall is not None:
+            devices = sorted({str(record["device"]) for record in times.values()
+                              if isinstance(record, Mapping)
+                              and record.get("device", "cpu") != "cpu"})
+            where = f", measured on {', '.join(devices)}" if devices else ""
+            limit = targets.train_minutes * 60
+            lines += [f"- The `{targets.train_step}` step ≤ {targets.train_minutes} min "
+                      f"{targets.train_where}: {wall / 60:.1f} min {_verdict(wall, limit, True)}"
+                      f"{where} (`metrics/{times_name}`)"]
+    if targets.suffix == TRANSFORMER and (metrics_dir / f"throughput{TRANSFORMER}.json").is_file():
+        entry = srsly.read_json(metrics_dir / f"throughput{TRANSFORMER}.json").get(
+            "pipelines", {}).get(TRANSFORMER_CPU_ENTRY)
+        if entry:
+            speed = entry["tokens_per_second"]
+            lines += [f"- `{TRANSFORMER_CPU_ENTRY[:-4]}` on one CPU core ≥ "
+                      f"{TRANSFORMER_CPU_TOKENS_PER_SECOND:,} tokens/s: {speed:,.0f} "
+                      f"{_verdict(speed, TRANSFORMER_CPU_TOKENS_PER_SECOND, False)} "
+                      f"(`metrics/throughput{TRANSFORMER}.json`, {entry.get('cpu', 'CPU')})"]
+    return ["", *lines] if lines else []
 
 
 def throughput_table(data: Mapping[str, Any]) -> str:
@@ -342,7 +422,9 @@ def load_records(metrics_dir: Path) -> tuple[list[tuple[str, dict[str, Any]]], l
 def build_block(metrics_dir: Path) -> tuple[str, list[str]]:
     """The full generated markdown block for `metrics_dir`, and the files skipped."""
     records, skipped = load_records(metrics_dir)
-    parts = [table for table in (targets_table(metrics_dir), scores_table(records)) if table]
+    parts = [table for table in (targets_table(metrics_dir),
+                                 targets_table(metrics_dir, TRANSFORMER_TARGETS),
+                                 scores_table(records)) if table]
     throughput_path = Path(metrics_dir) / THROUGHPUT_FILE
     if throughput_path.is_file():
         table = throughput_table(srsly.read_json(throughput_path))
@@ -408,7 +490,7 @@ def main(
     """Regenerate the scores table in README from the metrics files."""
     try:
         block, skipped = build_block(metrics_dir)
-        pages = {readme: results_table(metrics_dir) if details is not None else block}
+        pages = {readme: readme_results(metrics_dir) if details is not None else block}
         if details is not None:
             if not details.is_file():
                 details.parent.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,11 @@ fold is the test set, the document split's dev set picks the checkpoint), so tha
 document is seen: a place to find and count leaks while designing rules, written with the
 suffix `_trainfolds`. With `--leakage`, each fold's leakage report is written too and the
 names and IDs leaked are summed.
+
+With `--train-lang xx`, each fold trains one model on every language's fold documents (a
+letter is held out in every language at once) and that model is the language's only NER, as
+in `xx_deid_<lang>_trf`: `spacy project run cv-trf` cross-validates the transformer NER
+(`configs/transformer.cfg`, `--gpu-id 0`, `--suffix _trf` → `metrics/de_cv_trf.json`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,12 @@ from scripts.corpus.split import check_fold, load_docs
 
 # File name suffix of the folds over the training split only.
 TRAINING_FOLDS = "_trainfolds"
+
+
+def file_suffix(training_split_only: bool, suffix: str) -> str:
+    """What the fold files' names carry after the language: `_trainfolds` for folds over the
+    training split, then `suffix` (`_trf`)."""
+    return (TRAINING_FOLDS if training_split_only else "") + suffix
 
 
 def leakage_file(metrics_dir: Path, lang: str, suffix: str, fold: int) -> Path:
@@ -70,13 +81,15 @@ def sum_leakage(reports: list[dict]) -> dict:
 
 def run_fold(config: Path, lang: str, train_on: str, fold: int, n_folds: int, seed: int,
              overrides: list[str], work_dir: Path, metrics_dir: Path,
-             training_split_only: bool, leakage: bool) -> Path:
+             training_split_only: bool, leakage: bool, gpu_id: int = -1,
+             suffix: str = "") -> Path:
     """Split, train (`overrides`: settings of the training config, as `train` takes them),
-    assemble and evaluate one fold (and write its leakage report when `leakage`); return its
-    metrics file."""
+    assemble and evaluate one fold (and write its leakage report when `leakage`) on GPU
+    `gpu_id` (-1: the CPU); return its metrics file, named with `suffix`."""
     splits = work_dir / f"fold{fold}" / "splits"
     models = work_dir / f"fold{fold}" / "models"
-    suffix = TRAINING_FOLDS if training_split_only else ""
+    names = file_suffix(training_split_only, suffix)
+    device = ("--gpu-id", str(gpu_id)) if gpu_id >= 0 else ()
     if training_split_only:
         write_training_folds(Path("corpus/splits"), lang, n_folds, fold, splits)
     else:
@@ -84,19 +97,19 @@ def run_fold(config: Path, lang: str, train_on: str, fold: int, n_folds: int, se
             "--n-folds", str(n_folds), "--fold", str(fold), "--seed", str(seed))
     run("scripts.training.train", str(config), str(splits), str(models), "--langs", train_on,
         "--jobs", "1", "--times-file", str(work_dir / f"fold{fold}" / "train_time.json"),
-        *(f"--override={setting}" for setting in overrides))
-    if train_on != lang:
-        run("scripts.corpus.retokenize", str(models / train_on / "model-best"), str(models),
-            "--langs", lang)
-    run("scripts.pipelines.assemble", str(models), str(splits), "--langs", lang)
-    output = metrics_dir / f"{lang}{suffix}_fold{fold}.json"
+        *device, *(f"--override={setting}" for setting in overrides))
+    only_ner = () if train_on == lang else ("--ner-model", str(models / train_on / "model-best"))
+    run("scripts.pipelines.assemble", str(models), str(splits), "--langs", lang, *only_ner,
+        "--suffix", suffix)
+    output = metrics_dir / f"{lang}{names}_fold{fold}.json"
     run("scripts.evaluation.evaluate", "evaluate", str(models / lang / "pipeline"),
         str(splits / lang / "test.spacy"), "--lang", lang, "--output", str(output),
-        "--train", str(splits / lang / "train.spacy"), "--name", f"{n_folds}-fold{suffix}-{fold}")
+        "--train", str(splits / lang / "train.spacy"), "--name", f"{n_folds}-fold{names}-{fold}",
+        *device)
     if leakage:
         run("scripts.evaluation.leakage", "pipeline", str(models / lang / "pipeline"),
             str(splits / lang / "test.spacy"), "--lang", lang, "--output",
-            str(leakage_file(metrics_dir, lang, suffix, fold)))
+            str(leakage_file(metrics_dir, lang, names, fold)), *device)
     return output
 
 
@@ -117,30 +130,35 @@ def main(
         "document)"),
     leakage: bool = typer.Option(False, help="Also write each fold's leakage report and "
                                  "the sum over the folds"),
+    gpu_id: int = typer.Option(-1, help="GPU id for training and scoring, -1 for the CPU"),
+    suffix: str = typer.Option("", help="Appended to every file name and to the pipelines' "
+                               "meta name, e.g. _trf (de_cv_trf.json)"),
 ) -> None:
-    """Train and score one model per fold, `jobs` at a time, and write `<lang>_cv.json`
-    (`<lang>_trainfolds.json` over the training split only)."""
+    """Train and score one model per fold, `jobs` at a time (one at a time on a GPU), and
+    write `<lang>_cv<suffix>.json` (`<lang>_trainfolds<suffix>.json` over the training split
+    only)."""
     train_on = train_lang or lang
     if training_split_only and train_on != lang:
         raise typer.BadParameter("--training-split-only trains the language's own model; "
                                  "leave out --train-lang")
-    suffix = TRAINING_FOLDS if training_split_only else ""
-    summary = suffix or "_cv"
+    summary = (TRAINING_FOLDS if training_split_only else "_cv") + suffix
     overrides = [f"--training.max_steps={max_steps}", *override]
 
     def fold_job(fold: int) -> Path:
         typer.echo(f"fold {fold + 1}/{n_folds} started", err=True)
         output = run_fold(config, lang, train_on, fold, n_folds, seed, overrides, work_dir,
-                          metrics_dir, training_split_only, leakage)
+                          metrics_dir, training_split_only, leakage, gpu_id, suffix)
         typer.echo(f"fold {fold + 1}/{n_folds} done: {output}", err=True)
         return output
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    workers = 1 if gpu_id >= 0 else max(1, jobs)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
         fold_files = [str(path) for path in pool.map(fold_job, range(n_folds))]
     run("scripts.evaluation.evaluate", "aggregate", *fold_files, "--output",
         str(metrics_dir / f"{lang}{summary}.json"))
     if leakage:
-        reports = [srsly.read_json(leakage_file(metrics_dir, lang, suffix, fold))
+        names = file_suffix(training_split_only, suffix)
+        reports = [srsly.read_json(leakage_file(metrics_dir, lang, names, fold))
                    for fold in range(n_folds)]
         srsly.write_json(metrics_dir / f"leakage_{lang}{summary}.json",
                          {"lang": lang, **sum_leakage(reports)})

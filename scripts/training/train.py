@@ -59,6 +59,18 @@ def one_thread_env() -> dict[str, str]:
     return env
 
 
+def device_name(gpu_id: int) -> str:
+    """What a training ran on, for the times file: "cpu", or the CUDA device's name."""
+    if gpu_id < 0:
+        return "cpu"
+    try:
+        import torch
+
+        return torch.cuda.get_device_name(gpu_id)
+    except (ImportError, RuntimeError, AssertionError):
+        return f"cuda:{gpu_id}"
+
+
 def train_language(command: list[str], lang: str, log_dir: Path) -> float:
     """Run one training, its log in `log_dir/<lang>.log`; return the seconds it took."""
     log_dir.mkdir(parents=True, exist_ok=True)
@@ -95,6 +107,7 @@ def main(
     overrides = split_overrides(override)
     multilingual_overrides = split_overrides(multilingual_override)
     workers = 1 if gpu_id >= 0 else max(1, jobs)
+    device = device_name(gpu_id)
 
     def run(lang: str) -> tuple[str, float]:
         typer.echo(f"training {lang} (log: {output_dir / 'logs' / f'{lang}.log'}) ...", err=True)
@@ -108,7 +121,7 @@ def main(
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for lang, seconds in pool.map(run, codes):
             times[lang] = {"seconds": seconds, "config": str(config), "gpu_id": gpu_id,
-                           "jobs": workers}
+                           "device": device, "jobs": workers}
     wall = round(time.perf_counter() - started, 1)
     times["_wall_seconds"] = {"langs": codes, "seconds": wall, "jobs": workers}
     times["_kernels"] = numeric_kernels()

@@ -154,9 +154,10 @@ def test_results_table_puts_letters_and_other_genres_side_by_side(tmp_path):
 
 
 def _shipped_metrics(folder, lang, *, names_overlapped, recall_hits, letters_leaked,
-                     other_leaked, sentence_pred):
-    """Metrics of `lang`'s shipped pipeline: letters' strict recall `recall_hits` of 10,
-    other genres' names overlapped `names_overlapped` of 20, the given leaks of 100."""
+                     other_leaked, sentence_pred, suffix=""):
+    """Metrics of `lang`'s shipped pipeline (`suffix` "_trf": the transformer one): letters'
+    strict recall `recall_hits` of 10, other genres' names overlapped `names_overlapped` of
+    20, the given leaks of 100."""
     gold = [[CharSpan(i, i + 1, "ID") for i in range(10)]]
     metrics = {"lang": lang, "name": "doc-split", "n_docs": 1, "source": "letters",
                "label_sets": evaluate_spans(gold, [gold[0][:recall_hits]])}
@@ -164,16 +165,17 @@ def _shipped_metrics(folder, lang, *, names_overlapped, recall_hits, letters_lea
                         "overlapped": names_overlapped,
                         "caught_rate": (names_overlapped - 1) / 20},
               "ids": {"spans": 10, "caught": 9, "overlapped": 9, "caught_rate": 0.9}}
-    metrics["sources"] = {"letters": {"caught": caught}, "synthetic": {"caught": caught}}
-    srsly.write_json(folder / f"{lang}.json", metrics)
-    srsly.write_json(folder / f"leakage_{lang}.json", {
+    metrics["sources"] = {source: {"caught": caught, "strict_micro": {"f1": 0.5}}
+                          for source in ("letters", "synthetic")}
+    srsly.write_json(folder / f"{lang}{suffix}.json", metrics)
+    srsly.write_json(folder / f"leakage_{lang}{suffix}.json", {
         "source": "letters",
         "names_and_ids": {"spans": 100, "leaked": letters_leaked,
                           "leak_rate": letters_leaked / 100},
         "sources": {"synthetic": {"names_and_ids": {
             "spans": 100, "leaked": other_leaked, "leak_rate": other_leaked / 100}}}})
     sentence_gold = [[CharSpan(2 * i, 2 * i + 1, "NAME_PATIENT") for i in range(20)]]
-    srsly.write_json(folder / f"{lang}_sentence.json", {
+    srsly.write_json(folder / f"{lang}_sentence{suffix}.json", {
         "lang": lang, "name": "sentence-split",
         "label_sets": evaluate_spans(sentence_gold, [sentence_gold[0][:sentence_pred]])})
 
@@ -212,3 +214,44 @@ def test_a_score_that_rounds_onto_its_target_keeps_a_fourth_place():
     assert _target_cell(0.9196, 0.92, False) == ("0.9196 ✗", False)
     assert _target_cell(0.92, 0.92, False) == ("0.920 ✓", True)
     assert _target_cell(None, 0.92, False) == ("–", None)
+
+
+def test_the_transformer_pipelines_get_their_own_targets_once_they_are_scored(tmp_path):
+    from scripts.evaluation.readme_table import (
+        TRANSFORMER_TARGETS,
+        readme_results,
+        targets_table,
+    )
+
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    _shipped_metrics(folder, "de", names_overlapped=19, recall_hits=9, letters_leaked=0,
+                     other_leaked=2, sentence_pred=20)
+    assert targets_table(folder, TRANSFORMER_TARGETS) == ""
+    assert "_trf" not in readme_results(folder)
+    # de_trf: recall 10/10, precision 1.0, nothing leaked on the letters
+    _shipped_metrics(folder, "de", names_overlapped=20, recall_hits=10, letters_leaked=0,
+                     other_leaked=1, sentence_pred=20, suffix="_trf")
+    runs = [{"lang": "de", "label_sets": evaluate_spans(GOLD, PRED)}] * 2
+    srsly.write_json(folder / "de_cv_trf.json", {"aggregate": True, "lang": "de", "n_runs": 2,
+                                                 "label_sets": aggregate_metrics(runs)})
+    srsly.write_json(folder / "train_time_trf.json", {
+        "xx": {"seconds": 420.0, "gpu_id": 0, "device": "NVIDIA H100"},
+        "_wall_seconds": {"seconds": 480.0}})
+    srsly.write_json(folder / "throughput_trf.json", {"pipelines": {"xx_deid_de_trf-cpu": {
+        "name": "xx_deid_de_trf-cpu", "tokens_per_second": 1234.0, "cpu": "Test CPU"}}})
+    lines = targets_table(folder, TRANSFORMER_TARGETS).splitlines()
+    assert lines[0].startswith("The transformer pipelines `xx_deid_<lang>_trf`")
+    row = next(line for line in lines if line.startswith("| de"))
+    assert [cell.strip() for cell in row.strip("|").split("|")][1:] == [
+        "1.000 ✓", "1.000 ✓", "0.0% ✓", "1.000 ✓ vs 0.955"]
+    # GOLD has two spans, PRED finds one of them: F1 0.667 in both folds
+    assert ("- German document-level 2-fold CV, strict micro F1 ≥ 0.90: 0.667 ± 0.000 ✗ "
+            "(`metrics/de_cv_trf.json`)") in lines
+    assert any(line.startswith("- The `train-trf` step ≤ 10 min on one GPU: 8.0 min ✓") and
+               "NVIDIA H100" in line for line in lines)
+    assert any(line.startswith("- `xx_deid_de_trf` on one CPU core ≥ 1,500 tokens/s: 1,234 ✗")
+               for line in lines)
+    readme = readme_results(folder)
+    assert "The transformer pipelines `xx_deid_<lang>_trf`:" in readme
+    assert "spacy project run all-trf" in readme

@@ -73,10 +73,56 @@ def test_every_fold_trains_with_the_steps_and_the_config_overrides(monkeypatch, 
     cross_validate.main(config=tmp_path / "cpu.cfg", lang="de", train_lang="", n_folds=2,
                         seed=0, max_steps=30, jobs=1, work_dir=tmp_path / "cv",
                         metrics_dir=tmp_path / "metrics", training_split_only=False,
-                        leakage=False, override=["--paths.encoder=/encoders/e5"])
+                        leakage=False, override=["--paths.encoder=/encoders/e5"], gpu_id=-1,
+                        suffix="")
     trainings = [args for module, args in calls if module == "scripts.training.train"]
     assert len(trainings) == 2
     for args in trainings:
         assert args[-2:] == ("--override=--training.max_steps=30",
                              "--override=--paths.encoder=/encoders/e5")
     assert calls[-1][0] == "scripts.evaluation.evaluate" and calls[-1][1][0] == "aggregate"
+
+
+def test_the_transformer_folds_train_one_multilingual_ner_on_the_gpu(monkeypatch, tmp_path):
+    from scripts.training import cross_validate
+
+    calls = []
+    monkeypatch.setattr(cross_validate, "run", lambda module, *args: calls.append((module, args)))
+    cross_validate.main(config=tmp_path / "transformer.cfg", lang="de", train_lang="xx",
+                        n_folds=3, seed=0, max_steps=30, jobs=2, work_dir=tmp_path / "cv",
+                        metrics_dir=tmp_path / "metrics", training_split_only=False,
+                        leakage=False, override=[], gpu_id=0, suffix="_trf")
+    by_module = {}
+    for module, args in calls:
+        by_module.setdefault(module, []).append(args)
+    for args in by_module["scripts.training.train"]:
+        assert args[args.index("--langs") + 1] == "xx"
+        assert args[args.index("--gpu-id") + 1] == "0"
+    for fold, args in enumerate(by_module["scripts.pipelines.assemble"]):
+        assert args[args.index("--ner-model") + 1] == str(
+            tmp_path / "cv" / f"fold{fold}" / "models" / "xx" / "model-best")
+        assert args[args.index("--suffix") + 1] == "_trf"
+    *folds, aggregate = by_module["scripts.evaluation.evaluate"]
+    assert [args[args.index("--output") + 1] for args in folds] == [
+        str(tmp_path / "metrics" / f"de_trf_fold{fold}.json") for fold in range(3)]
+    assert all(args[args.index("--gpu-id") + 1] == "0" for args in folds)
+    assert aggregate[0] == "aggregate"
+    assert aggregate[-1] == str(tmp_path / "metrics" / "de_cv_trf.json")
+    # on a GPU the folds run one after another: each is scored before the next is split
+    modules = [module for module, _ in calls]
+    assert modules[:8] == ["scripts.corpus.split", "scripts.training.train",
+                           "scripts.pipelines.assemble", "scripts.evaluation.evaluate"] * 2
+
+
+def test_cpu_folds_keep_their_command_lines_without_a_device(monkeypatch, tmp_path):
+    from scripts.training import cross_validate
+
+    calls = []
+    monkeypatch.setattr(cross_validate, "run", lambda module, *args: calls.append((module, args)))
+    cross_validate.main(config=tmp_path / "cpu.cfg", lang="de", train_lang="", n_folds=3,
+                        seed=0, max_steps=30, jobs=1, work_dir=tmp_path / "cv",
+                        metrics_dir=tmp_path / "metrics", training_split_only=False,
+                        leakage=False, override=[], gpu_id=-1, suffix="")
+    assert not any("--gpu-id" in args for _, args in calls)
+    assert not any("--ner-model" in args for module, args in calls
+                   if module == "scripts.pipelines.assemble")

@@ -23,3 +23,19 @@ def test_only_the_multilingual_model_gets_its_own_overrides_and_they_come_last()
 def test_the_multilingual_model_trains_first_and_the_rest_keep_their_order() -> None:
     assert longest_first(["de", "en", "xx", "ar"]) == ["xx", "de", "en", "ar"]
     assert longest_first(["pl", "de"]) == ["pl", "de"]
+
+
+def test_the_times_file_names_the_device(monkeypatch) -> None:
+    from scripts.training import train
+
+    assert train.device_name(-1) == "cpu"
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda gpu_id: f"Test GPU {gpu_id}")
+    assert train.device_name(1) == "Test GPU 1"
+
+    def no_cuda(gpu_id):
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    monkeypatch.setattr(torch.cuda, "get_device_name", no_cuda)
+    assert train.device_name(0) == "cuda:0"
