@@ -65,16 +65,22 @@ def test_leakage_is_summed_over_the_folds():
         "names_and_ids": {"spans": 40, "leaked": 2, "leak_rate": 0.05}}
 
 
-def test_every_fold_trains_with_the_steps_and_the_config_overrides(monkeypatch, tmp_path):
+def run_folds(monkeypatch, tmp_path, **options):
+    """The workflow steps `cross_validate.main` runs (module, arguments), none of them run."""
     from scripts.training import cross_validate
 
     calls = []
     monkeypatch.setattr(cross_validate, "run", lambda module, *args: calls.append((module, args)))
-    cross_validate.main(config=tmp_path / "cpu.cfg", lang="de", train_lang="", n_folds=2,
-                        seed=0, max_steps=30, jobs=1, work_dir=tmp_path / "cv",
-                        metrics_dir=tmp_path / "metrics", training_split_only=False,
-                        leakage=False, override=["--paths.encoder=/encoders/e5"], gpu_id=-1,
-                        suffix="")
+    settings = {"config": tmp_path / "cpu.cfg", "lang": "de", "train_lang": "", "n_folds": 3,
+                "seed": 0, "max_steps": 30, "jobs": 1, "work_dir": tmp_path / "cv",
+                "metrics_dir": tmp_path / "metrics", "training_split_only": False,
+                "leakage": False, "override": [], "gpu_id": -1, "suffix": ""}
+    cross_validate.main(**{**settings, **options})
+    return calls
+
+
+def test_every_fold_trains_with_the_steps_and_the_config_overrides(monkeypatch, tmp_path):
+    calls = run_folds(monkeypatch, tmp_path, n_folds=2, override=["--paths.encoder=/encoders/e5"])
     trainings = [args for module, args in calls if module == "scripts.training.train"]
     assert len(trainings) == 2
     for args in trainings:
@@ -84,14 +90,8 @@ def test_every_fold_trains_with_the_steps_and_the_config_overrides(monkeypatch, 
 
 
 def test_the_transformer_folds_train_one_multilingual_ner_on_the_gpu(monkeypatch, tmp_path):
-    from scripts.training import cross_validate
-
-    calls = []
-    monkeypatch.setattr(cross_validate, "run", lambda module, *args: calls.append((module, args)))
-    cross_validate.main(config=tmp_path / "transformer.cfg", lang="de", train_lang="xx",
-                        n_folds=3, seed=0, max_steps=30, jobs=2, work_dir=tmp_path / "cv",
-                        metrics_dir=tmp_path / "metrics", training_split_only=False,
-                        leakage=False, override=[], gpu_id=0, suffix="_trf")
+    calls = run_folds(monkeypatch, tmp_path, config=tmp_path / "transformer.cfg",
+                      train_lang="xx", jobs=2, gpu_id=0, suffix="_trf")
     by_module = {}
     for module, args in calls:
         by_module.setdefault(module, []).append(args)
@@ -115,14 +115,7 @@ def test_the_transformer_folds_train_one_multilingual_ner_on_the_gpu(monkeypatch
 
 
 def test_cpu_folds_keep_their_command_lines_without_a_device(monkeypatch, tmp_path):
-    from scripts.training import cross_validate
-
-    calls = []
-    monkeypatch.setattr(cross_validate, "run", lambda module, *args: calls.append((module, args)))
-    cross_validate.main(config=tmp_path / "cpu.cfg", lang="de", train_lang="", n_folds=3,
-                        seed=0, max_steps=30, jobs=1, work_dir=tmp_path / "cv",
-                        metrics_dir=tmp_path / "metrics", training_split_only=False,
-                        leakage=False, override=[], gpu_id=-1, suffix="")
+    calls = run_folds(monkeypatch, tmp_path)
     assert not any("--gpu-id" in args for _, args in calls)
     assert not any("--ner-model" in args for module, args in calls
                    if module == "scripts.pipelines.assemble")
