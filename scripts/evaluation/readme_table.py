@@ -30,6 +30,8 @@ from spacy_deid.lang import LANGUAGES
 START_MARKER = "<!-- scores:start -->"
 END_MARKER = "<!-- scores:end -->"
 THROUGHPUT_FILE = "throughput.json"
+# The suffix of the transformer pipelines' files (`metrics/<lang>_trf.json`).
+TRANSFORMER = "_trf"
 
 # MultiGraSCCo (Baroud et al. 2026), mmBERT, PHI layer, relaxed micro F1 on the reduced
 # label set, sentence-level 65/15/20 split (../shared/docs/benchmarks.md).
@@ -220,10 +222,6 @@ def readme_results(metrics_dir: Path) -> str:
         parts += [f"The transformer pipelines `xx_deid_<lang>{TRANSFORMER}`:",
                   results_table(metrics_dir, TRANSFORMER)]
     return "\n\n".join(parts)
-
-
-# The suffix of the transformer pipelines' files (`metrics/<lang>_trf.json`).
-TRANSFORMER = "_trf"
 
 
 @dataclass(frozen=True)
