@@ -69,3 +69,18 @@ def test_no_code_glued_to_an_unreadable_date_survives(seed):
     assert "0J0J0J" not in stand_in
     assert len(stand_in) == len(text) and stand_in[12] == " "
     assert [c.isdigit() for c in stand_in] == [c.isdigit() for c in text]
+
+
+@pytest.mark.parametrize(("text", "lang", "kept"), [
+    ("Yazıcı 26.03.2029", "tr", "Yazıcı"),          # a surname the detector took into the date
+    ("Montag, 3. März 2024", "de", "Montag"),       # a weekday would give the real date away
+])
+def test_a_capitalised_word_that_is_no_month_does_not_survive_a_shifted_date(text, lang, kept):
+    surrogate = date_surrogate(text, 400, lang, random.Random(0))
+    assert kept not in surrogate
+    assert surrogate[-4:] != text[-4:]  # the year moved too
+
+
+def test_month_names_and_small_words_of_a_date_stay_words_of_a_date():
+    assert date_surrogate("le 3 mars 2024", 400, "fr", random.Random(0)) == "le 7 avril 2025"
+    assert date_surrogate("12. März 2024", 400, "de", random.Random(0)) == "16. April 2025"

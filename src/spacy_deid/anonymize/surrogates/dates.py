@@ -383,10 +383,32 @@ def date_shape_surrogate(text: str, lang: str, rng: random.Random) -> str:
     return result if result != text else shape_surrogate(text, rng)
 
 
+WORD = re.compile(r"[^\W\d_]+")
+
+
+def hide_capitalised_words(text: str, lang: str, rng: random.Random) -> str:
+    """`text` with every capitalised word other than a month name replaced by letters of the
+    same shape. Shifting moves only a date's fields, so a name the detector took into a
+    date (`Yazıcı 26.03.2029`) or a weekday that would give the real date away stays as
+    written otherwise."""
+    lookup, _, _ = month_table(lang)
+
+    def hide(match: re.Match) -> str:
+        word = match.group()
+        if len(word) > 1 and word[0].isupper() and word.lower() not in lookup:
+            return shape_surrogate(word, rng)
+        return word
+
+    return WORD.sub(hide, text)
+
+
 def date_surrogate(text: str, offset_days: int, lang: str, rng: random.Random) -> str:
-    """The shifted date, or a same-shape stand-in when `text` cannot be read."""
+    """The shifted date, or a same-shape stand-in when `text` cannot be read; a capitalised
+    word in it that is no month name is replaced too."""
     try:
         shifted = shift_date_text(text, offset_days, lang)
     except UnreadableDate:
         return date_shape_surrogate(text, lang, rng)
-    return shifted if shifted != text else date_shape_surrogate(text, lang, rng)
+    if shifted == text:
+        return date_shape_surrogate(text, lang, rng)
+    return hide_capitalised_words(shifted, lang, rng)
