@@ -54,7 +54,8 @@ def create_surrogate_augmenter(level: float = 0.5, lower_level: float = 0.1, see
 
     def generator_for(lang: str) -> SurrogateGenerator:
         if lang not in generators:
-            generators[lang] = SurrogateGenerator(lang, seed=seed)
+            # a copy is text to learn from: a weekday in a date stays a weekday
+            generators[lang] = SurrogateGenerator(lang, seed=seed, hide_date_words=False)
         return generators[lang]
 
     def number_of_copies(doc: Doc) -> int:

@@ -402,13 +402,14 @@ def hide_capitalised_words(text: str, lang: str, rng: random.Random) -> str:
     return WORD.sub(hide, text)
 
 
-def date_surrogate(text: str, offset_days: int, lang: str, rng: random.Random) -> str:
-    """The shifted date, or a same-shape stand-in when `text` cannot be read; a capitalised
-    word in it that is no month name is replaced too."""
+def date_surrogate(text: str, offset_days: int, lang: str, rng: random.Random,
+                   hide_words: bool = True) -> str:
+    """The shifted date, or a same-shape stand-in when `text` cannot be read; with
+    `hide_words`, a capitalised word in it that is no month name is replaced too."""
     try:
         shifted = shift_date_text(text, offset_days, lang)
     except UnreadableDate:
         return date_shape_surrogate(text, lang, rng)
     if shifted == text:
         return date_shape_surrogate(text, lang, rng)
-    return hide_capitalised_words(shifted, lang, rng)
+    return hide_capitalised_words(shifted, lang, rng) if hide_words else shifted

@@ -107,7 +107,8 @@ class DocumentSession:
         rng = self._rng_for(label, text)
         places = self.places
         if label == "DATE":
-            return date_surrogate(text, self.date_offset, self.lang, rng)
+            return date_surrogate(text, self.date_offset, self.lang, rng,
+                                  self.generator.hide_date_words)
         if label == "AGE":
             return self.age(text)
         if label in SHAPE_LABELS:
@@ -161,7 +162,12 @@ def split_context(context: str, text: str) -> tuple[str, str]:
 
 
 class SurrogateGenerator:
-    """Makes `DocumentSession`s for one language, seed and optional secret key."""
+    """Makes `DocumentSession`s for one language, seed and optional secret key.
+
+    `hide_date_words` replaces a capitalised word in a date that is no month name (a
+    weekday, a name taken into the date); training copies, which are text to learn from and
+    never shared, keep such words as written.
+    """
 
     def __init__(
         self,
@@ -169,8 +175,10 @@ class SurrogateGenerator:
         seed: int = 0,
         secret_key: str | None = None,
         age_group_over: int | None = None,
+        hide_date_words: bool = True,
     ) -> None:
         self.lang = validate_language(lang)
+        self.hide_date_words = hide_date_words
         self.seed = int(seed)
         self.secret_key = secret_key or None
         self.age_group_over = age_group_over
