@@ -228,7 +228,8 @@ def readme_results(metrics_dir: Path) -> str:
 class Targets:
     """The product's targets for one kind of shipped pipeline: per-language columns (header,
     where the value comes from, threshold, whether the value must stay at or below it), the
-    German cross-validation F1, and the training time."""
+    German cross-validation F1, the training time and, where set, the speed on one CPU core
+    (the entry of `throughput<suffix>.json` and its least tokens per second)."""
 
     suffix: str
     title: str
@@ -237,6 +238,7 @@ class Targets:
     train_minutes: int
     train_where: str
     train_step: str
+    cpu_speed: tuple[str, int] | None = None
 
 
 CPU_TARGETS = Targets(
@@ -259,10 +261,9 @@ TRANSFORMER_TARGETS = Targets(
         ("letters: strict F1 ≥ 0.90", "letters_f1", 0.90, False),
         ("letters: names + IDs leaked ≤ 1 %", "letters_leak", 0.01, True),
     ),
-    cv_f1=0.90, train_minutes=10, train_where="on one GPU", train_step="train-trf")
-# The `_trf` pipeline on one CPU core without a GPU (`benchmark-trf`'s entry), tokens/s.
-TRANSFORMER_CPU_ENTRY = "xx_deid_de_trf-cpu"
-TRANSFORMER_CPU_TOKENS_PER_SECOND = 1500
+    cv_f1=0.90, train_minutes=10, train_where="on one GPU", train_step="train-trf",
+    # `xx_deid_de_trf` on one CPU core without the GPU (`benchmark-trf`)
+    cpu_speed=("xx_deid_de_trf-cpu", 1500))
 
 
 def _overlapped_rate(source: Mapping[str, Any] | None, group: str) -> tuple[float, float] | None:
@@ -375,15 +376,16 @@ def _cv_and_time_lines(metrics_dir: Path, targets: Targets) -> list[str]:
             lines += [f"- The `{targets.train_step}` step ≤ {targets.train_minutes} min "
                       f"{targets.train_where}: {wall / 60:.1f} min {_verdict(wall, limit, True)}"
                       f"{where} (`metrics/{times_name}`)"]
-    if targets.suffix == TRANSFORMER and (metrics_dir / f"throughput{TRANSFORMER}.json").is_file():
-        entry = srsly.read_json(metrics_dir / f"throughput{TRANSFORMER}.json").get(
-            "pipelines", {}).get(TRANSFORMER_CPU_ENTRY)
+    throughput_name = f"throughput{targets.suffix}.json"
+    if targets.cpu_speed and (metrics_dir / throughput_name).is_file():
+        name, least = targets.cpu_speed
+        entry = srsly.read_json(metrics_dir / throughput_name).get("pipelines", {}).get(name)
         if entry:
             speed = entry["tokens_per_second"]
-            lines += [f"- `{TRANSFORMER_CPU_ENTRY[:-4]}` on one CPU core ≥ "
-                      f"{TRANSFORMER_CPU_TOKENS_PER_SECOND:,} tokens/s: {speed:,.0f} "
-                      f"{_verdict(speed, TRANSFORMER_CPU_TOKENS_PER_SECOND, False)} "
-                      f"(`metrics/throughput{TRANSFORMER}.json`, {entry.get('cpu', 'CPU')})"]
+            lines += [f"- `{name.removesuffix('-cpu')}` on one CPU core ≥ {least:,} tokens/s: "
+                      f"{speed:,.0f} "
+                      f"{_verdict(speed, least, False)} "
+                      f"(`metrics/{throughput_name}`, {entry.get('cpu', 'CPU')})"]
     return ["", *lines] if lines else []
 
 

@@ -142,6 +142,7 @@ def main(
         raise typer.BadParameter("--training-split-only trains the language's own model; "
                                  "leave out --train-lang")
     summary = (TRAINING_FOLDS if training_split_only else "_cv") + suffix
+    names = file_suffix(training_split_only, suffix)
     overrides = [f"--training.max_steps={max_steps}", *override]
 
     def fold_job(fold: int) -> Path:
@@ -157,7 +158,6 @@ def main(
     run("scripts.evaluation.evaluate", "aggregate", *fold_files, "--output",
         str(metrics_dir / f"{lang}{summary}.json"))
     if leakage:
-        names = file_suffix(training_split_only, suffix)
         reports = [srsly.read_json(leakage_file(metrics_dir, lang, names, fold))
                    for fold in range(n_folds)]
         srsly.write_json(metrics_dir / f"leakage_{lang}{summary}.json",
