@@ -2,6 +2,8 @@ import pytest
 import spacy
 from spacy.tokens import Span
 
+from tests.annotated_docs import annotated, initialized
+
 
 def pipeline(lang="de", config=None):
     nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {
@@ -75,6 +77,9 @@ def test_bad_config_fails_at_creation():
         nlp.add_pipe("deid_mention_propagation", name="p2", config={"min_length": 0})
     with pytest.raises(ValueError, match="max_suffix must be >= 0"):
         nlp.add_pipe("deid_mention_propagation", name="p3", config={"max_suffix": -1})
+    with pytest.raises(ValueError, match="min_lowercase_length must be >= 0"):
+        nlp.add_pipe("deid_mention_propagation", name="p4",
+                     config={"min_lowercase_length": -1})
 
 
 @pytest.mark.parametrize("lang, text, name, inflected", [
@@ -160,3 +165,65 @@ def test_the_labels_are_listed_in_one_order():
     assert component.labels == ("ID", "LOCATION_CITY", "NAME_PATIENT")
     assert nlp.meta["labels"]["deid_mention_propagation"] == [
         "ID", "LOCATION_CITY", "NAME_PATIENT"]
+
+
+LOWERCASE_TRAINING = [
+    ("The masse was palpable. The masse grew. Seen by Ellen Okafor.",
+     [("Ellen Okafor", "NAME_DOCTOR")]),
+    ("Nurse: the masse is smaller today.", []),
+]
+
+
+def lowercase_pipeline(**config):
+    return initialized("deid_mention_propagation", "en", LOWERCASE_TRAINING,
+                       {"min_lowercase_length": 4, **config})
+
+
+def propagated(nlp, text, entities):
+    doc = nlp.get_pipe("deid_mention_propagation")(annotated(nlp, text, entities))
+    return [(e.text, e.label_) for e in doc.ents]
+
+
+def test_a_lowercase_surname_of_a_detected_name_is_added():
+    text = "Patient: Peter Haworth. 13:00 haworth mobilised to the bay window."
+    assert propagated(lowercase_pipeline(), text, [("Peter Haworth", "NAME_PATIENT")]) == [
+        ("Peter Haworth", "NAME_PATIENT"), ("haworth", "NAME_PATIENT")]
+
+
+def test_an_ordinary_word_short_word_or_place_is_not_taken_in_lowercase():
+    text = "Ms Anna Masse, Kent Street. The masse is soft; anna slept; kent road."
+    entities = [("Anna Masse", "NAME_PATIENT"), ("Kent Street", "LOCATION_STREET")]
+    assert propagated(lowercase_pipeline(min_lowercase_length=5), text, entities) == [
+        ("Anna Masse", "NAME_PATIENT"), ("Kent Street", "LOCATION_STREET")]
+
+
+def test_without_initialize_or_the_setting_no_lowercase_word_is_taken():
+    text = "Patient: Peter Haworth. 13:00 haworth mobilised."
+    entities = [("Peter Haworth", "NAME_PATIENT")]
+    uninitialised = pipeline("en", {"min_lowercase_length": 4})
+    assert [e.text for e in with_entities(uninitialised, text, entities).ents] == [
+        "Peter Haworth"]
+    assert propagated(lowercase_pipeline(min_lowercase_length=0), text, entities) == [
+        ("Peter Haworth", "NAME_PATIENT")]
+
+
+def test_the_ordinary_words_survive_saving(tmp_path):
+    nlp = lowercase_pipeline()
+    nlp.to_disk(tmp_path / "pipeline")
+    reloaded = spacy.load(tmp_path / "pipeline")
+    component = reloaded.get_pipe("deid_mention_propagation")
+    assert "masse" in component.ordinary_words
+    assert component.learned() == nlp.get_pipe("deid_mention_propagation").learned()
+
+
+def test_an_uninitialised_component_survives_saving(tmp_path):
+    nlp = pipeline("en")
+    nlp.to_disk(tmp_path / "pipeline")
+    assert spacy.load(tmp_path / "pipeline").get_pipe(
+        "deid_mention_propagation").ordinary_words is None
+
+
+def test_a_one_word_name_is_no_source_of_lowercase_mentions():
+    text = "Ophthalmologist review. The ophthalmologist advised reading glasses."
+    assert propagated(lowercase_pipeline(), text, [("Ophthalmologist", "NAME_DOCTOR")]) == [
+        ("Ophthalmologist", "NAME_DOCTOR")]

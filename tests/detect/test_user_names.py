@@ -81,3 +81,29 @@ def test_existing_entities_win_and_people_without_two_words_are_skipped():
 def test_bad_settings_are_refused(config):
     with pytest.raises(ValueError, match="deid_user_names"):
         pipeline("de", config)
+
+
+@pytest.mark.parametrize(("lang", "min_shortened", "text", "name", "login"), [
+    ("en", 4, "Call taken by: Abby Nordquist, RN (anordq). Cancelled, anordq",
+     "Abby Nordquist", "anordq"),
+    ("ru", 3, "Врач Ладыгина Елена Фёдоровна. Исп.: lad_ef", "Ладыгина Елена Фёдоровна",
+     "lad_ef"),
+])
+def test_a_login_may_shorten_a_name_word_to_min_shortened_letters(lang, min_shortened, text,
+                                                                   name, login):
+    assert usernames(with_entities(pipeline(lang), text, [(name, "NAME_DOCTOR")])) == []
+    doc = with_entities(pipeline(lang, {"min_shortened": min_shortened}), text,
+                        [(name, "NAME_DOCTOR")])
+    assert set(usernames(doc)) == {login}
+
+
+def test_a_name_word_shortened_below_min_shortened_letters_is_no_login():
+    text = "Validated by Kira Schellenberg. Signed: ksch"
+    doc = with_entities(pipeline("en", {"min_shortened": 4}), text,
+                        [("Kira Schellenberg", "NAME_DOCTOR")])
+    assert usernames(doc) == []
+
+
+def test_min_shortened_below_min_whole_is_refused():
+    with pytest.raises(ValueError, match="min_shortened"):
+        pipeline("en", {"min_shortened": 2})

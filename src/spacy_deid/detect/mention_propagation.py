@@ -16,19 +16,29 @@ opens a line, followed by a word that is not capitalised ("E. yaklaşık L5 sevi
 "ن. با اسپینا بیفیدا…"), is the patient too: the training letters of every language name
 their patient so, and no other such initial there matches a patient. A Roman numeral
 ("Intensivstation III") is not looked for elsewhere: other Roman numerals of a letter are
-grades, types and lab names ("Stadium IV", "AT III"). Existing entities always win; new
-spans only fill gaps.
+grades, types and lab names ("Stadium IV", "AT III"). Notes written in haste give a
+surname in lower case too ("13:00 haworth mobilised"): with `min_lowercase_length`, a
+lower-case word of that many letters or more that is one word of a detected person name of
+two words or more counts as well, unless it is an ordinary word of the training documents
+(learned by `initialize`, so "masse" or "della" are never taken). A one-word name is no
+source: the NER's one-word mistakes ("Ophthalmologist" at the start of a line) would reach
+the same word in lower case. An uninitialised component takes no lower-case word. Existing
+entities always win; new spans only fill gaps.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
+from spacy.training import Example
 
 from spacy_deid.detect.entities import add_entities, entity_tokens
-from spacy_deid.detect.tokens import may_start_name, opens_line
+from spacy_deid.detect.gold import reference_docs
+from spacy_deid.detect.learned_data import LearnedData
+from spacy_deid.detect.tokens import learn_common_words, may_start_name, opens_line
 from spacy_deid.lang import pipeline_language, validate_language
 from spacy_deid.lang.morphology import lemma_candidates
 from spacy_deid.lang.spelling import spelling_key
@@ -42,23 +52,50 @@ DEFAULT_LABELS: tuple[str, ...] = (
 )
 
 
-class MentionPropagation:
+class MentionPropagation(LearnedData):
     """Mark further mentions of detected identifiers (see the module docstring)."""
 
+    data_file = "mention_propagation.json"
+    factory = "deid_mention_propagation"
+
     def __init__(self, name: str, labels: list[str], min_length: int,
-                 max_suffix: int = 0, lang: str | None = None) -> None:
+                 max_suffix: int = 0, lang: str | None = None,
+                 min_lowercase_length: int = 0, min_ordinary_count: int = 2) -> None:
         if min_length < 1:
             raise ValueError(f"deid_mention_propagation: min_length must be >= 1, "
                              f"not {min_length}")
         if max_suffix < 0:
             raise ValueError(f"deid_mention_propagation: max_suffix must be >= 0, "
                              f"not {max_suffix}")
+        if min_lowercase_length < 0 or min_ordinary_count < 1:
+            raise ValueError("deid_mention_propagation: min_lowercase_length must be >= 0 "
+                             "and min_ordinary_count >= 1")
         self.name = name
         # sorted: the meta lists them
         self.labels = tuple(sorted({validate_label(label) for label in labels}))
         self.min_length = min_length
         self.max_suffix = max_suffix
         self.lang = validate_language(lang) if lang is not None else None
+        self.min_lowercase_length = min_lowercase_length
+        self.min_ordinary_count = min_ordinary_count
+        self.ordinary_words: set[str] | None = None
+
+    def initialize(self, get_examples: Callable[[], Iterable[Example]],
+                   nlp: Language | None = None, examples: Callable | None = None) -> None:
+        """Learn the ordinary words (never a lower-case name) from the reference docs; those
+        of `examples` (an `[initialize.components]` setting, see `detect.gold`) where set."""
+        self.ordinary_words = learn_common_words(reference_docs(get_examples, nlp, examples),
+                                                 self.min_ordinary_count)
+
+    def learned(self) -> dict:
+        """What `initialize` learned, as JSON-ready data."""
+        words = None if self.ordinary_words is None else sorted(self.ordinary_words)
+        return {"ordinary_words": words}
+
+    def load_learned(self, data: dict) -> None:
+        """Restore what `learned` returned."""
+        words = data.get("ordinary_words")
+        self.ordinary_words = None if words is None else set(words)
 
     def surface_forms(self, doc: Doc) -> dict[tuple[str, ...], str]:
         """Lower-cased token sequences to look for, each with the label of its source."""
@@ -83,6 +120,7 @@ class MentionPropagation:
             return doc
         longest = max(len(form) for form in forms)
         lemma_labels = self.person_lemmas(forms)
+        full_name_words = self.full_name_words(doc)
         taken = entity_tokens(doc)
         lowered = [token.lower_ for token in doc]
         found: list[Span] = []
@@ -91,7 +129,9 @@ class MentionPropagation:
             match = None
             for size in range(min(longest, len(doc) - i), 0, -1):
                 label = forms.get(tuple(lowered[i : i + size]))
-                if label and self.is_free_capitalised(doc, i, size, taken):
+                if label and (self.is_free_capitalised(doc, i, size, taken)
+                              or self.is_lowercase_name(doc, i, size, full_name_words,
+                                                        taken)):
                     match = Span(doc, i, i + size, label=label)
                     break
             if match is None and self.is_free_capitalised(doc, i, 1, taken):
@@ -136,6 +176,25 @@ class MentionPropagation:
                 if not rest and label in PERSON_LABELS and len(form) >= self.min_length
                 for lemma in self.lemmas(form)}
 
+    def full_name_words(self, doc: Doc) -> set[str]:
+        """The lower-cased words of `min_lowercase_length` letters or more of the person
+        names of two words or more, less the ordinary words (none when uninitialised or
+        turned off)."""
+        if not self.min_lowercase_length or self.ordinary_words is None:
+            return set()
+        return {token.lower_ for ent in doc.ents if ent.label_ in self.labels
+                and ent.label_ in PERSON_LABELS and sum(token.is_alpha for token in ent) >= 2
+                for token in ent if token.is_alpha and len(token) >= self.min_lowercase_length
+                and may_start_name(token.text)} - self.ordinary_words
+
+    @staticmethod
+    def is_lowercase_name(doc: Doc, start: int, size: int, full_name_words: set[str],
+                          taken: set[int]) -> bool:
+        """Whether one free lower-case word is a word of a detected full name."""
+        token = doc[start]
+        return (size == 1 and token.is_lower and start not in taken
+                and token.lower_ in full_name_words)
+
     @staticmethod
     def is_free_capitalised(doc: Doc, start: int, size: int, taken: set[int]) -> bool:
         """No token is in an entity already and the first word may start a name or is a number."""
@@ -166,12 +225,16 @@ def patient_initials(doc: Doc, taken: set[int]) -> list[Span]:
     assigns=["doc.ents"],
     requires=["doc.ents"],
     default_config={"labels": list(DEFAULT_LABELS), "min_length": 3, "max_suffix": 3,
-                    "lang": None},
+                    "lang": None, "min_lowercase_length": 0, "min_ordinary_count": 2},
 )
 def make_mention_propagation(nlp: Language, name: str, labels: list[str],
-                             min_length: int, max_suffix: int,
-                             lang: str | None) -> MentionPropagation:
+                             min_length: int, max_suffix: int, lang: str | None,
+                             min_lowercase_length: int,
+                             min_ordinary_count: int) -> MentionPropagation:
     """Factory of `deid_mention_propagation` (settings: `labels`, `min_length`, `max_suffix`,
-    `lang` for inflected forms by the surrogate morphology)."""
+    `lang` for inflected forms by the surrogate morphology, `min_lowercase_length` for
+    lower-case surnames, 0 for none, and `min_ordinary_count`, how often a word is seen
+    outside entities in the training documents to count as ordinary)."""
     lang = pipeline_language(nlp, lang, "deid_mention_propagation")
-    return MentionPropagation(name, labels, min_length, max_suffix, lang)
+    return MentionPropagation(name, labels, min_length, max_suffix, lang,
+                              min_lowercase_length, min_ordinary_count)

@@ -42,19 +42,32 @@ MAX_LOGIN_LENGTH = 40
 
 @dataclass(frozen=True)
 class NameWord:
-    """One word of a person's name: the patterns of its whole spelling and of its initial."""
+    """One word of a person's name: the patterns of its whole spelling, of its shortened
+    spellings (its first letters) and of its initial."""
 
     whole: re.Pattern[str] | None
+    shortened: tuple[re.Pattern[str], ...]
     initial: re.Pattern[str] | None
 
 
 @cache
-def name_word(word: str, min_whole: int) -> NameWord:
-    """The spelling patterns of `word`; words under `min_whole` letters are initials only."""
+def name_word(word: str, min_whole: int, min_shortened: int = 0) -> NameWord:
+    """The spelling patterns of `word`; words under `min_whole` letters are initials only.
+    With `min_shortened`, its first `min_shortened` letters or more stand for it too
+    ("anordq" for Abby Nordquist); 0 turns that off."""
     initial = initial_pattern(word)
     whole = latin_pattern(word) if len(word) >= min_whole else None
-    return NameWord(re.compile(whole) if whole else None,
+    shortened = tuple(re.compile(pattern) for pattern in dict.fromkeys(
+        latin_pattern(word[:size]) for size in range(max(min_shortened, min_whole), len(word))
+    ) if pattern) if min_shortened else ()
+    return NameWord(re.compile(whole) if whole else None, shortened,
                     re.compile(initial) if initial else None)
+
+
+def spellings(word: NameWord) -> list[tuple[re.Pattern[str], bool]]:
+    """The patterns of `word`, each with whether it spells the word whole (or shortened)."""
+    found = [(pattern, True) for pattern in (word.whole, *word.shortened) if pattern]
+    return found + ([(word.initial, False)] if word.initial else [])
 
 
 def spells_name(text: str, words: tuple[NameWord, ...], initials_only: bool,
@@ -70,9 +83,7 @@ def spells_name(text: str, words: tuple[NameWord, ...], initials_only: bool,
         for index, word in enumerate(words):
             if index in used:
                 continue
-            for pattern, whole in ((word.whole, True), (word.initial, False)):
-                if pattern is None:
-                    continue
+            for pattern, whole in spellings(word):
                 shortest = start + (min_whole if whole else 1)
                 for end in range(shortest, len(text) + 1):
                     if (pattern.fullmatch(text, start, end)
@@ -102,14 +113,18 @@ def in_brackets(doc: Doc, span: Span) -> bool:
 class UserNames:
     """Mark logins and initials made from detected person names (see the module docstring)."""
 
-    def __init__(self, name: str, min_whole: int, window: int) -> None:
+    def __init__(self, name: str, min_whole: int, window: int, min_shortened: int = 0) -> None:
         if min_whole < 2:
             raise ValueError(f"deid_user_names: min_whole must be >= 2, not {min_whole}")
+        if min_shortened and min_shortened < min_whole:
+            raise ValueError(f"deid_user_names: min_shortened must be 0 (off) or >= min_whole "
+                             f"({min_whole}), not {min_shortened}")
         if window < 0:
             raise ValueError(f"deid_user_names: window must be >= 0, not {window}")
         self.name = name
         self.min_whole = min_whole
         self.window = window
+        self.min_shortened = min_shortened
 
     def people(self, doc: Doc) -> list[tuple[Span, tuple[NameWord, ...]]]:
         """Each detected person name with the spelling patterns of its words."""
@@ -119,7 +134,8 @@ class UserNames:
                 continue
             words = tuple(dict.fromkeys(word.lower() for word in NAME_WORD.findall(ent.text)))
             if 2 <= len(words) <= MAX_NAME_WORDS:
-                people.append((ent, tuple(name_word(word, self.min_whole) for word in words)))
+                people.append((ent, tuple(name_word(word, self.min_whole, self.min_shortened)
+                                            for word in words)))
         return people
 
     def is_login(self, doc: Doc, span: Span,
@@ -147,7 +163,8 @@ class UserNames:
         if not people:
             return doc
         any_whole = re.compile("|".join(sorted({
-            word.whole.pattern for _, words in people for word in words if word.whole})) or "(?!)")
+            pattern.pattern for _, words in people for word in words
+            for pattern, whole in spellings(word) if whole})) or "(?!)")
         taken = entity_tokens(doc)
         found = []
         for match in LOGIN.finditer(doc.text):
@@ -167,9 +184,10 @@ class UserNames:
     "deid_user_names",
     assigns=["doc.ents"],
     requires=["doc.ents"],
-    default_config={"min_whole": 3, "window": 6},
+    default_config={"min_whole": 3, "window": 6, "min_shortened": 0},
 )
-def make_user_names(nlp: Language, name: str, min_whole: int, window: int) -> UserNames:
+def make_user_names(nlp: Language, name: str, min_whole: int, window: int,
+                    min_shortened: int) -> UserNames:
     """Factory of `deid_user_names` (settings: `min_whole`, the fewest letters of a name word
     spelt whole; `window`, the most tokens between a name and its initials in brackets)."""
-    return UserNames(name, min_whole, window)
+    return UserNames(name, min_whole, window, min_shortened)
