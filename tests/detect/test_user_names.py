@@ -107,3 +107,12 @@ def test_a_name_word_shortened_below_min_shortened_letters_is_no_login():
 def test_min_shortened_below_min_whole_is_refused():
     with pytest.raises(ValueError, match="min_shortened"):
         pipeline("en", {"min_shortened": 2})
+
+
+@pytest.mark.parametrize(("lang", "text", "name"), [
+    ("en", "Call taken by: Abby Nordquist, RN. Cancelled, Anordq", "Abby Nordquist"),
+    ("ar", "الطبيب تامر عفوريان. tavor 1 mg", "تامر عفوريان"),
+])
+def test_shortened_name_words_need_a_cased_script_and_a_login_without_capitals(lang, text, name):
+    doc = with_entities(pipeline(lang, {"min_shortened": 4}), text, [(name, "NAME_DOCTOR")])
+    assert usernames(doc) == []

@@ -10,7 +10,9 @@ a Latin word of the same document that spells some of that name's words, at leas
 them whole (`min_whole` letters or more) and at least two in all, is their login
 (NAME_USERNAME). Initials alone ("NG" for Nicolò Girelli, "mtoe" for M. Trautmann-Öztürk)
 count only in brackets within `window` tokens after the name, since short capitals are
-common abbreviations. Names in any script are spelt in Latin letters as
+common abbreviations. With `min_shortened`, a name word in a script with case may also be
+spelt by its first `min_shortened` letters or more ("anordq" for Abby Nordquist), in a login
+without capitals. Names in any script are spelt in Latin letters as
 `spacy_deid.lang.romanize` allows. An ordinary word that happens to spell a named person's
 initial and surname ("brain" where a "B. Rain" is named) is taken for a login too: a
 false alarm costs less than a leak. Existing entities always win; new spans only fill gaps.
@@ -59,22 +61,31 @@ def name_word(word: str, min_whole: int, min_shortened: int = 0) -> NameWord:
     whole = latin_pattern(word) if len(word) >= min_whole else None
     shortened = tuple(re.compile(pattern) for pattern in dict.fromkeys(
         latin_pattern(word[:size]) for size in range(max(min_shortened, min_whole), len(word))
-    ) if pattern) if min_shortened else ()
+    ) if pattern) if min_shortened and has_case(word) else ()
     return NameWord(re.compile(whole) if whole else None, shortened,
                     re.compile(initial) if initial else None)
 
 
-def spellings(word: NameWord) -> list[tuple[re.Pattern[str], bool]]:
-    """The patterns of `word`, each with whether it spells the word whole (or shortened)."""
-    found = [(pattern, True) for pattern in (word.whole, *word.shortened) if pattern]
+def has_case(word: str) -> bool:
+    """Whether `word` is written in a script with case (Latin, Cyrillic): the Latin spelling of
+    an Arabic or Persian name leaves its short vowels open, so the first letters of it match
+    too many words ("Tavor")."""
+    return any(char.isupper() or char.islower() for char in word)
+
+
+def spellings(word: NameWord, shortened: bool = True) -> list[tuple[re.Pattern[str], bool]]:
+    """The patterns of `word`, each with whether it spells the word whole (or, with
+    `shortened`, by its first letters)."""
+    found = [(pattern, True) for pattern in (word.whole, *(word.shortened if shortened else ()))
+             if pattern]
     return found + ([(word.initial, False)] if word.initial else [])
 
 
 def spells_name(text: str, words: tuple[NameWord, ...], initials_only: bool,
-                min_whole: int) -> bool:
+                min_whole: int, shortened: bool = True) -> bool:
     """Whether `text` (lower-case Latin letters) spells two or more of `words`, each once,
-    in any order, each whole (in `min_whole` letters or more) or by its initial; at least
-    one whole unless `initials_only`."""
+    in any order, each whole (in `min_whole` letters or more; shortened too with
+    `shortened`) or by its initial; at least one whole unless `initials_only`."""
 
     @cache
     def rest(start: int, used: frozenset[int], whole_used: bool) -> bool:
@@ -83,7 +94,7 @@ def spells_name(text: str, words: tuple[NameWord, ...], initials_only: bool,
         for index, word in enumerate(words):
             if index in used:
                 continue
-            for pattern, whole in spellings(word):
+            for pattern, whole in spellings(word, shortened):
                 shortest = start + (min_whole if whole else 1)
                 for end in range(shortest, len(text) + 1):
                     if (pattern.fullmatch(text, start, end)
@@ -144,6 +155,8 @@ class UserNames:
         """Whether `span` spells a detected person's name as a login does."""
         readings = login_readings(span.text)
         bracketed = in_brackets(doc, span)
+        # a capitalised word is more often a name or a brand ("Tavor") than a login
+        shortened = not any(char.isupper() for char in span.text)
         if not bracketed and not any(any_whole.search(reading) for reading in readings):
             return False
         tried = set()  # a name mentioned several times is tried once
@@ -153,7 +166,7 @@ class UserNames:
             if (words, initials_only) in tried:
                 continue
             tried.add((words, initials_only))
-            if any(spells_name(reading, words, initials_only, self.min_whole)
+            if any(spells_name(reading, words, initials_only, self.min_whole, shortened)
                    for reading in readings):
                 return True
         return False
