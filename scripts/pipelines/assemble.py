@@ -10,7 +10,8 @@ and lot codes next to cue words), all four learned from
 `SPLITS_DIR/<lang>/train.spacy` and `dev.spacy` (the dev documents only pick the NER's
 checkpoint; the rules have none to pick, and learn more from more documents), the ID cues
 from every language's (`SPLITS_DIR/xx`),
-`deid_mention_propagation` (further mentions of detected names, places and IDs),
+`deid_mention_propagation` (further mentions of detected names, places and IDs, and
+surnames in lower case, with the ordinary words learned from the same documents),
 `deid_user_names` (logins made from detected names), `deid_presidio_patterns` (merged
 into `doc.ents` under its merge policy) and `deid_anonymizer` added, and the meta name
 `deid_<lang>`, so `spacy package` names it `xx_deid_<lang>`.
