@@ -28,6 +28,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from spacy_deid.detect.entities import add_entities, entity_tokens
+from spacy_deid.detect.name_forms import has_case
 from spacy_deid.lang.romanize import initial_pattern, latin_pattern
 from spacy_deid.schema import PERSON_LABELS
 
@@ -59,18 +60,22 @@ def name_word(word: str, min_whole: int, min_shortened: int = 0) -> NameWord:
     ("anordq" for Abby Nordquist); 0 turns that off."""
     initial = initial_pattern(word)
     whole = latin_pattern(word) if len(word) >= min_whole else None
-    shortened = tuple(re.compile(pattern) for pattern in dict.fromkeys(
-        latin_pattern(word[:size]) for size in range(max(min_shortened, min_whole), len(word))
-    ) if pattern) if min_shortened and has_case(word) else ()
-    return NameWord(re.compile(whole) if whole else None, shortened,
+    return NameWord(re.compile(whole) if whole else None,
+                    shortened_patterns(word, min_whole, min_shortened),
                     re.compile(initial) if initial else None)
 
 
-def has_case(word: str) -> bool:
-    """Whether `word` is written in a script with case (Latin, Cyrillic): the Latin spelling of
-    an Arabic or Persian name leaves its short vowels open, so the first letters of it match
-    too many words ("Tavor")."""
-    return any(char.isupper() or char.islower() for char in word)
+def shortened_patterns(word: str, min_whole: int,
+                       min_shortened: int) -> tuple[re.Pattern[str], ...]:
+    """The patterns of the first `min_shortened` letters or more of `word` (short of the
+    whole word); none when `min_shortened` is 0 or the word's script has no case: the Latin
+    spelling of an Arabic or Persian name leaves its short vowels open, so its first letters
+    match too many words ("Tavor")."""
+    if not min_shortened or not has_case(word):
+        return ()
+    sizes = range(max(min_shortened, min_whole), len(word))
+    patterns = dict.fromkeys(latin_pattern(word[:size]) for size in sizes)
+    return tuple(re.compile(pattern) for pattern in patterns if pattern)
 
 
 def spellings(word: NameWord, shortened: bool = True) -> list[tuple[re.Pattern[str], bool]]:
@@ -202,5 +207,6 @@ class UserNames:
 def make_user_names(nlp: Language, name: str, min_whole: int, window: int,
                     min_shortened: int) -> UserNames:
     """Factory of `deid_user_names` (settings: `min_whole`, the fewest letters of a name word
-    spelt whole; `window`, the most tokens between a name and its initials in brackets)."""
+    spelt whole; `window`, the most tokens between a name and its initials in brackets;
+    `min_shortened`, the fewest first letters that stand for a name word, 0 for none)."""
     return UserNames(name, min_whole, window, min_shortened)
