@@ -30,6 +30,7 @@ from spacy.tokens import Doc, Span
 from spacy_deid.detect.entities import add_entities, entity_tokens
 from spacy_deid.detect.name_forms import has_case
 from spacy_deid.lang.romanize import initial_pattern, latin_pattern
+from spacy_deid.lang.scripts import LETTER_RUN
 from spacy_deid.schema import PERSON_LABELS
 
 LABEL = "NAME_USERNAME"
@@ -38,7 +39,6 @@ LABEL = "NAME_USERNAME"
 LOGIN = re.compile(r"(?<![\w@/.\-])(?!www\.)[A-Za-z][A-Za-z0-9]*(?:[._\-][A-Za-z0-9]+)*"
                    r"(?![\w@/]|[.\-]\w)")
 SEPARATOR = re.compile(r"[._\-]")
-NAME_WORD = re.compile(r"[^\W\d_]+")
 MAX_NAME_WORDS = 5
 MAX_LOGIN_LENGTH = 40
 
@@ -148,7 +148,7 @@ class UserNames:
         for ent in doc.ents:
             if ent.label_ not in PERSON_LABELS:
                 continue
-            words = tuple(dict.fromkeys(word.lower() for word in NAME_WORD.findall(ent.text)))
+            words = tuple(dict.fromkeys(word.lower() for word in LETTER_RUN.findall(ent.text)))
             if 2 <= len(words) <= MAX_NAME_WORDS:
                 people.append((ent, tuple(name_word(word, self.min_whole, self.min_shortened)
                                             for word in words)))

@@ -29,6 +29,7 @@ from functools import cache
 
 from spacy_deid.lang import LANGUAGES
 from spacy_deid.lang.profile import language_profile
+from spacy_deid.lang.scripts import LETTER_RUN
 
 SCRIPTS: tuple[str, ...] = ("latin", "cyrillic", "arabic")
 # A letter of a cue list counts this much, a function word 1, a one-letter function word
@@ -50,7 +51,6 @@ MAX_SCRIPT_SHARE = 0.1
 # own.
 EDGE_PUNCTUATION = "\"'.,;:!?()[]{}«»„“”‚‘’…—–-*/"
 WORD_RE = re.compile(r"[^\W\d_]+(?:['’\u200c][^\W\d_]+)*")
-PART_RE = re.compile(r"[^\W\d_]+")
 
 
 class LanguageMismatchWarning(UserWarning):
@@ -136,7 +136,7 @@ def script_shares(words: list[str]) -> dict[str, float]:
 def identify_language(text: str) -> LanguageGuess:
     """The likeliest of the ten languages for `text` (module docstring)."""
     words = text_words(text)
-    parts = [part.lower() for word in words for part in PART_RE.findall(word)]
+    parts = [part.lower() for word in words for part in LETTER_RUN.findall(word)]
     scripts = script_shares(words)
     script = next(iter(scripts), None)
     if script is None:

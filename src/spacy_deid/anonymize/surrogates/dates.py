@@ -22,6 +22,7 @@ from spacy_deid.lang import LANGUAGES
 from spacy_deid.lang.casing import match_case
 from spacy_deid.lang.digits import digit_system, to_digit_system, to_latin_digits
 from spacy_deid.lang.profile import language_profile
+from spacy_deid.lang.scripts import LETTER_RUN
 
 RANGE_WORDS = (
     "bis",
@@ -383,9 +384,6 @@ def date_shape_surrogate(text: str, lang: str, rng: random.Random) -> str:
     return result if result != text else shape_surrogate(text, rng)
 
 
-WORD = re.compile(r"[^\W\d_]+")
-
-
 def hide_capitalised_words(text: str, lang: str, rng: random.Random) -> str:
     """`text` with every capitalised word other than a month name replaced by letters of the
     same shape. Shifting moves only a date's fields, so a name the detector took into a
@@ -399,7 +397,7 @@ def hide_capitalised_words(text: str, lang: str, rng: random.Random) -> str:
             return shape_surrogate(word, rng)
         return word
 
-    return WORD.sub(hide, text)
+    return LETTER_RUN.sub(hide, text)
 
 
 def date_surrogate(text: str, offset_days: int, lang: str, rng: random.Random,

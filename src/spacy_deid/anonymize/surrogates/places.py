@@ -20,7 +20,7 @@ from spacy_deid.lang.casing import match_case
 from spacy_deid.lang.profile import language_profile
 
 NUMBER = re.compile(r"\d+(?:[/-]?[^\W\d_])?")
-LETTER_RUN = re.compile(r"[^\W\d_][^\d,]*[^\W\d_]\.?|[^\W\d_]")
+STREET_NAME = re.compile(r"[^\W\d_][^\d,]*[^\W\d_]\.?|[^\W\d_]")
 
 
 def pick_other(
@@ -74,7 +74,7 @@ class PlaceSurrogates:
     def street(self, text: str, rng: random.Random) -> str:
         """A street of the locale; house numbers keep their shape and position."""
         name = pick_other(self.places["streets"], text, rng, self.avoid)
-        runs = list(LETTER_RUN.finditer(text))
+        runs = list(STREET_NAME.finditer(text))
         if not runs:
             return name
         longest = max(runs, key=lambda m: len(m.group()))
