@@ -44,9 +44,10 @@ from spacy_deid.detect.entities import grow_entities
 from spacy_deid.detect.gold import reference_docs
 from spacy_deid.detect.learned_data import LearnedData
 from spacy_deid.detect.name_cues import is_inverted_name, medical_title_words
-from spacy_deid.detect.name_forms import has_case, initial_end
+from spacy_deid.detect.name_forms import initial_end
 from spacy_deid.detect.tokens import COMMAS, is_name_like, learn_common_words, name_particles
 from spacy_deid.lang import pipeline_language, validate_language
+from spacy_deid.lang.casing import has_case
 from spacy_deid.lang.lexicon import lexicon
 from spacy_deid.schema import PERSON_LABELS
 

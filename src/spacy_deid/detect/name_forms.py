@@ -59,6 +59,7 @@ from spacy_deid.detect.tokens import (
     opens_line,
 )
 from spacy_deid.lang import pipeline_language, validate_language
+from spacy_deid.lang.casing import has_case
 from spacy_deid.lang.lexicon import lexicon
 from spacy_deid.lang.morphology import lemma_candidates
 from spacy_deid.schema import PERSON_LABELS, validate_label
@@ -70,11 +71,6 @@ WITH_INITIAL = "with_initial"
 OTHER_THAN_PATIENT = "first_name_other_than_patient"
 # What may follow the surname of a signature line: a comma or a role in brackets.
 SIGNATURE_ENDS = frozenset({",", "\u060c", "("})
-
-
-def has_case(word: str) -> bool:
-    """Whether the script of `word` tells upper from lower case."""
-    return word.lower() != word.upper()
 
 
 def initial_end(doc: Doc, i: int) -> int | None:

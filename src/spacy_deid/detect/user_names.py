@@ -28,7 +28,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from spacy_deid.detect.entities import add_entities, entity_tokens
-from spacy_deid.detect.name_forms import has_case
+from spacy_deid.lang.casing import has_case
 from spacy_deid.lang.romanize import initial_pattern, latin_pattern
 from spacy_deid.lang.scripts import LETTER_RUN
 from spacy_deid.schema import PERSON_LABELS

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 
+def has_case(word: str) -> bool:
+    """Whether the script of `word` tells upper from lower case (Latin, Cyrillic; not Arabic)."""
+    return word.lower() != word.upper()
+
+
 def upper(word: str, lang: str | None = None) -> str:
     """Uppercase `word`, with the Turkish dotted/dotless i for Turkish."""
     if lang == "tr":
