@@ -37,6 +37,7 @@ from spacy.training import Example
 from spacy_deid.detect.entities import entity_tokens, merge_entities
 from spacy_deid.detect.gold import reference_docs
 from spacy_deid.detect.learned_data import LearnedData
+from spacy_deid.lang.casing import has_case
 
 LOWER = "lower"
 UPPER = "upper"
@@ -57,7 +58,7 @@ def letter_case(text: str, min_cased: int, lower_share: float, upper_share: floa
     start in lower case (a sentence without a name has one capital, so few capitals alone do
     not tell)."""
     letters = [char for char in text if char.isalpha()]
-    cased = [char for char in letters if char.lower() != char.upper()]
+    cased = [char for char in letters if has_case(char)]
     if len(cased) < min_cased or 2 * len(cased) < len(letters):
         return None
     share = sum(char.isupper() for char in cased) / len(cased)
@@ -65,7 +66,7 @@ def letter_case(text: str, min_cased: int, lower_share: float, upper_share: floa
         return UPPER
     if share > lower_share:
         return None
-    starts = [char for char in SENTENCE_START.findall(text) if char.lower() != char.upper()]
+    starts = [char for char in SENTENCE_START.findall(text) if has_case(char)]
     return LOWER if 2 * sum(char.islower() for char in starts) > len(starts) else None
 
 
