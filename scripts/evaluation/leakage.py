@@ -17,7 +17,8 @@ Labels the anonymizer keeps on purpose (`AGE` by default) are reported but left 
 the totals. The top level reports the letters; `sources` holds the same report for every
 source of the test split (and per genre for the multi-genre documents). Writes JSON;
 prints no PHI.
-Target: <= 1% for names and IDs in every language.
+Targets for names and IDs, in every language: <= 1% on the letters, <= 2% on the other
+genres (`leak_target`).
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ from spacy_deid.lang import parse_language_codes, validate_language
 from spacy_deid.lang.spelling import ARABIC_SCRIPT_LANGUAGES
 from spacy_deid.schema import NAME_LABELS
 
-TARGET = 0.01
+# The share of names and IDs that may leak: letters, the other genres.
+LETTERS_LEAK_TARGET = 0.01
+OTHER_GENRES_LEAK_TARGET = 0.02
 # Names (titles such as "Dr." are not identifying and come from short lists) and IDs.
 TARGET_LABELS = frozenset((NAME_LABELS - {"NAME_TITLE"}) | {"ID"})
 
@@ -118,9 +121,15 @@ def document_outcomes(nlp: Language, gold: Doc, lang: str) -> dict[str, Counter]
     return counts
 
 
-def summarise(outcomes: list[dict[str, Counter]], lang: str,
-              strategies: dict[str, str]) -> dict:
-    """The leakage report of a group of documents from their outcome counts."""
+def leak_target(source: str) -> float:
+    """The share of names and IDs that may leak from the documents of `source`."""
+    return LETTERS_LEAK_TARGET if source == LETTERS else OTHER_GENRES_LEAK_TARGET
+
+
+def summarise(outcomes: list[dict[str, Counter]], lang: str, strategies: dict[str, str],
+              target_rate: float = LETTERS_LEAK_TARGET) -> dict:
+    """The leakage report of a group of documents from their outcome counts, with names
+    and IDs held against `target_rate`."""
     spans, leaked, unreplaced, as_substring, partial, missed = (
         sum((counts[outcome] for counts in outcomes), Counter()) for outcome in OUTCOMES)
     labels = {
@@ -146,7 +155,7 @@ def summarise(outcomes: list[dict[str, Counter]], lang: str,
     target_unreplaced = sum(unreplaced[label] for label in target)
     target_as_substring = sum(as_substring[label] for label in target)
     target_missed = sum(missed[label] for label in target)
-    target_rate = target_leaked / target_spans if target_spans else 0.0
+    leak_rate = target_leaked / target_spans if target_spans else 0.0
     return {
         "lang": lang,
         "documents": len(outcomes),
@@ -157,8 +166,8 @@ def summarise(outcomes: list[dict[str, Counter]], lang: str,
                           "leaked_unreplaced": target_unreplaced,
                           "leaked_as_substring": target_as_substring,
                           "missed": target_missed,
-                          "leak_rate": target_rate, "target": TARGET,
-                          "meets_target": target_rate <= TARGET},
+                          "leak_rate": leak_rate, "target": target_rate,
+                          "meets_target": leak_rate <= target_rate},
         "labels": labels,
     }
 
@@ -179,17 +188,18 @@ def report_by_source(nlp: Language, gold_docs: Iterable[Doc], lang: str) -> dict
     outcomes = {id(doc): document_outcomes(nlp, doc, lang)
                 for docs in groups.values() for doc in docs}
 
-    def report_on(docs: list[Doc]) -> dict:
-        return summarise([outcomes[id(doc)] for doc in docs], lang, strategies)
+    def report_on(docs: list[Doc], source: str) -> dict:
+        return summarise([outcomes[id(doc)] for doc in docs], lang, strategies,
+                         leak_target(source))
 
     sources = {}
     for source, docs in groups.items():
-        sources[source] = report_on(docs)
+        sources[source] = report_on(docs, source)
         if source != LETTERS:
-            sources[source]["genres"] = {genre: report_on(members)
+            sources[source]["genres"] = {genre: report_on(members, source)
                                          for genre, members in by_genre(docs).items()}
     primary = primary_source(groups)
-    report = dict(sources.get(primary) or report_on([]))
+    report = dict(sources.get(primary) or report_on([], primary))
     return {**report, "source": primary, **run_environment(),
             "device": current_device(), "sources": sources}
 
@@ -212,7 +222,7 @@ def write_leakage(model: Path, gold: Path, lang: str, output: Path) -> dict:
         summary = row["names_and_ids"]
         typer.echo(f"{lang} {source}: {row['leaked']}/{row['spans']} spans leaked "
                    f"({row['leak_rate']:.2%}); names and IDs {summary['leak_rate']:.2%} "
-                   f"(target <= {TARGET:.0%}: "
+                   f"(target <= {summary['target']:.0%}: "
                    f"{'met' if summary['meets_target'] else 'NOT met'})")
     return report
 

@@ -10,6 +10,7 @@ import spacy_deid  # noqa: F401
 from scripts.evaluation.leakage import (
     app,
     ensure_anonymizer,
+    leak_target,
     leakage_report,
     main,
     report_by_source,
@@ -176,3 +177,15 @@ def test_each_source_and_genre_is_reported_apart_and_the_letters_lead():
     assert report["versions"]["spacy"] == spacy.__version__
     assert set(report["kernels"]) == {"blis", "openblas", "numpy"}
     assert report["device"] == "cpu"
+
+
+def test_the_other_genres_are_held_against_their_own_leak_target():
+    assert (leak_target("letters"), leak_target("synthetic")) == (0.01, 0.02)
+    nlp = ensure_anonymizer(rule_pipeline(), "de")
+    letter, note = gold_docs(nlp)
+    note.user_data.update(source="synthetic", genre="nursing")
+    report = report_by_source(nlp, [letter, note], "de")
+    assert report["names_and_ids"]["target"] == 0.01
+    synthetic = report["sources"]["synthetic"]
+    assert synthetic["names_and_ids"]["target"] == 0.02
+    assert synthetic["genres"]["nursing"]["names_and_ids"]["target"] == 0.02
