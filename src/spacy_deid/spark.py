@@ -116,10 +116,11 @@ def _language_flag(doc, lang: str) -> str | None:
 def _entities(anonymizer, doc, include_original: bool) -> list[dict]:
     """The spans the anonymizer acted on (merged, as `spacy-deid run` counts them)."""
     out = []
+    text = doc.text if include_original else ""
     for span in anonymizer.spans(doc):
         entity = {"label": span.label, "start": span.start, "end": span.end}
         if include_original:
-            entity["text"] = doc.text[span.start:span.end]
+            entity["text"] = text[span.start:span.end]
         out.append(entity)
     return out
 

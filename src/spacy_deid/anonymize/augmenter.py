@@ -91,13 +91,15 @@ def surrogate_copy(nlp: Language, reference: Doc, generator: SurrogateGenerator,
     """An example whose text is `reference`'s with every entity replaced by a surrogate of
     its label; None where a new span does not fall on token boundaries."""
     session = generator.new_document()
+    # `Doc.text` joins every token's text on each access: read it once
+    original = reference.text
     pieces: list[str] = []
     spans: list[tuple[int, int, str]] = []
     position = 0
     length = 0
     for ent in reference.ents:
-        before = reference.text[position:ent.start_char]
-        context = reference.text[max(0, ent.start_char - 60):ent.end_char + 60]
+        before = original[position:ent.start_char]
+        context = original[max(0, ent.start_char - 60):ent.end_char + 60]
         new = session.surrogate(ent.text, ent.label_, context) or ent.text
         if new == mask(ent.text):
             # a span the generator can only mask (an age in words) is no training text
@@ -109,7 +111,7 @@ def surrogate_copy(nlp: Language, reference: Doc, generator: SurrogateGenerator,
         spans.append((length, length + len(new), ent.label_))
         length += len(new)
         position = ent.end_char
-    pieces.append(reference.text[position:])
+    pieces.append(original[position:])
     text = "".join(pieces)
     predicted = nlp.make_doc(text)
     gold = nlp.make_doc(text)
