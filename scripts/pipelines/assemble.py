@@ -2,8 +2,8 @@
 
 `training/<lang>/model-best` (tok2vec + ner) becomes `training/<lang>/pipeline` with
 `deid_language_check` first (a warning when a text is clearly in another language),
-`deid_entity_bounds` (entities cut at paragraph breaks), `deid_date_shapes` (long
-numbers the NERs took for dates become IDs), `deid_name_cues` (names next to
+`deid_date_shapes` (long numbers and codes the NERs took for dates become IDs),
+`deid_entity_bounds` (entities cut at paragraph breaks), `deid_name_cues` (names next to
 cue words), `deid_name_forms` (known first names, names with an initial),
 `deid_name_extent` (names found in part completed) and `deid_id_cues` (ward, room, record
 and lot codes next to cue words), all four learned from

@@ -82,10 +82,11 @@ def sum_leakage(reports: list[dict]) -> dict:
 def run_fold(config: Path, lang: str, train_on: str, fold: int, n_folds: int, seed: int,
              overrides: list[str], work_dir: Path, metrics_dir: Path,
              training_split_only: bool, leakage: bool, gpu_id: int = -1,
-             suffix: str = "") -> Path:
+             suffix: str = "", reuse_models: bool = False) -> Path:
     """Split, train (`overrides`: settings of the training config, as `train` takes them),
     assemble and evaluate one fold (and write its leakage report when `leakage`) on GPU
-    `gpu_id` (-1: the CPU); return its metrics file, named with `suffix`."""
+    `gpu_id` (-1: the CPU); return its metrics file, named with `suffix`. With
+    `reuse_models`, a fold whose model an earlier run trained is not trained again."""
     splits = work_dir / f"fold{fold}" / "splits"
     models = work_dir / f"fold{fold}" / "models"
     names = file_suffix(training_split_only, suffix)
@@ -95,9 +96,11 @@ def run_fold(config: Path, lang: str, train_on: str, fold: int, n_folds: int, se
     else:
         run("scripts.corpus.split", "corpus/docbin", str(splits), "--mode", "kfold",
             "--n-folds", str(n_folds), "--fold", str(fold), "--seed", str(seed))
-    run("scripts.training.train", str(config), str(splits), str(models), "--langs", train_on,
-        "--jobs", "1", "--times-file", str(work_dir / f"fold{fold}" / "train_time.json"),
-        *device, *(f"--override={setting}" for setting in overrides))
+    if not (reuse_models and (models / train_on / "model-best").is_dir()):
+        run("scripts.training.train", str(config), str(splits), str(models), "--langs",
+            train_on, "--jobs", "1", "--times-file",
+            str(work_dir / f"fold{fold}" / "train_time.json"), *device,
+            *(f"--override={setting}" for setting in overrides))
     only_ner = () if train_on == lang else ("--ner-model", str(models / train_on / "model-best"))
     run("scripts.pipelines.assemble", str(models), str(splits), "--langs", lang, *only_ner,
         "--suffix", suffix)
@@ -133,6 +136,10 @@ def main(
     gpu_id: int = typer.Option(-1, help="GPU id for training and scoring, -1 for the CPU"),
     suffix: str = typer.Option("", help="Appended to every file name and to the pipelines' "
                                "meta name, e.g. _trf (de_cv_trf.json)"),
+    reuse_models: bool = typer.Option(
+        False, help="Keep the model an earlier run trained for a fold (same work dir, same "
+        "training settings): after a change to the rules, the folds are only assembled and "
+        "scored again"),
 ) -> None:
     """Train and score one model per fold, `jobs` at a time (one at a time on a GPU), and
     write `<lang>_cv<suffix>.json` (`<lang>_trainfolds<suffix>.json` over the training split
@@ -148,7 +155,8 @@ def main(
     def fold_job(fold: int) -> Path:
         typer.echo(f"fold {fold + 1}/{n_folds} started", err=True)
         output = run_fold(config, lang, train_on, fold, n_folds, seed, overrides, work_dir,
-                          metrics_dir, training_split_only, leakage, gpu_id, suffix)
+                          metrics_dir, training_split_only, leakage, gpu_id, suffix,
+                          reuse_models)
         typer.echo(f"fold {fold + 1}/{n_folds} done: {output}", err=True)
         return output
 

@@ -205,7 +205,7 @@ def test_a_transformer_ner_added_second_keeps_its_own_encoder(offline, tmp_path)
     ensemble.to_disk(tmp_path / "ensemble")
     ensemble = spacy.load(tmp_path / "ensemble")
     assert ensemble.pipe_names[:6] == ["deid_language_check", "transformer", "ner",
-                                       "ner_multilingual", "deid_recase", "deid_entity_bounds"]
+                                       "ner_multilingual", "deid_recase", "deid_date_shapes"]
     multilingual = spacy.load(models["xx"])
     others = [name for name in ensemble.pipe_names if name != "ner_multilingual"]
     for text in plain_texts:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from spacy_deid.detect.date_shapes import is_code_not_date
+from spacy_deid.detect.date_shapes import is_code_not_date, is_lettered_code
 from tests.annotated_docs import annotated, blank
 
 
@@ -22,6 +22,34 @@ def test_long_numbers_are_codes(text):
                                   "3 4 24", "12345", "März 2024", "03/2022", "12 03"])
 def test_dates_and_short_numbers_are_not(text):
     assert not is_code_not_date(text, min_digits=6)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("it", "AUT/24/118406"), ("pl", "2024/ORT/01562"), ("pl", "HP-24-3310"),
+    ("ar", "ACC90022781"), ("de", "2024-115903"), ("fa", "۱۴۰۲-۱۱۸۴۰۶")])
+def test_codes_of_letters_and_digits_or_a_long_digit_group_are_not_dates(lang, text):
+    assert is_lettered_code(text, lang)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "12-Mar-2024"), ("de", "3-März-2024"), ("pl", "12-III-2024"), ("en", "3rd"),
+    ("fr", "1er"), ("ar", "26/04/1446هـ"), ("ar", "29/10/2024م"), ("ru", "2024г"),
+    ("de", "12.03.2024"), ("en", "03/2022"), ("en", "2024"), ("de", "12. März 2024"),
+    ("en", "Monday")])
+def test_dates_with_month_names_numerals_ordinals_or_era_marks_are_dates(lang, text):
+    assert not is_lettered_code(text, lang)
+
+
+def test_a_code_taken_for_a_date_becomes_an_id_that_joins_the_id_it_touches():
+    nlp = blank("de")
+    nlp.add_pipe("deid_date_shapes")
+    nlp.add_pipe("deid_entity_bounds")
+    text = "Auftragsnr.: RAD-2024-115903, am 12.03.2024."
+    doc = annotated(nlp, text, [("RAD-", "ID"), ("2024-115903", "DATE"), ("12.03.2024", "DATE")])
+    for _, component in nlp.pipeline:
+        doc = component(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [
+        ("RAD-2024-115903", "ID"), ("12.03.2024", "DATE")]
 
 
 def test_a_long_number_taken_for_a_date_becomes_an_id():

@@ -6,10 +6,15 @@ writes a date-like surrogate, and a strategy chosen for dates (`keep`, for a stu
 needs the real dates) would apply to an identifier. A date has separators
 or a month word, or is a short run of digits; a run of `min_digits` or more digits with
 at most spaces between the groups, unless the groups read as day, month, year
-("12 03 2024") or year, month, day ("2024 03 12"), is a code. Such a DATE entity becomes
-an ID. Nothing is learned: no annotated date in the corpus has that shape, while IDs,
-phone numbers and postcodes do. Place it after the NERs, before the components that act
-on IDs.
+("12 03 2024") or year, month, day ("2024 03 12"), is a code. So is one word of letters
+and digits, in parts joined by "-" or "/" or not at all, that holds a letter outside the
+language's month names, Roman numerals and a closing era or year mark of up to two letters
+("AUT/24/118406", "HP-24-3310", "ACC90022781"; not "12-Mar-2024", "12-III-2024",
+"26/04/1446هـ"), or two or more digit groups of which one has five digits or more
+("2024-115903"). Such a DATE entity becomes an ID. Nothing is learned: no annotated date in
+the corpus has either shape, while IDs, phone numbers and postcodes do. Place it after the
+NERs, before the components that act on IDs (`deid_entity_bounds` then joins "RAD-" and
+"2024-115903").
 """
 
 from __future__ import annotations
@@ -19,10 +24,21 @@ import re
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from spacy_deid.anonymize.surrogates.dates import month_table
+from spacy_deid.lang import pipeline_language
+from spacy_deid.presidio.recognizers.common import normalize_digits
+
 # Digits in groups separated by single spaces.
 DIGIT_GROUPS = re.compile(r"\d+(?: \d+)*")
 # Day, month, year or year, month, day, written with spaces.
 SPACED_DATE = re.compile(r"\d{1,2} \d{1,2} (?:\d{2}|\d{4})|\d{4} \d{1,2} \d{1,2}")
+# One word of letters and digits, in parts joined by "-" or "/" or written together.
+LETTERS_AND_DIGITS = re.compile(r"[^\W_]+(?:[-/][^\W_]+)*")
+LETTER_RUN = re.compile(r"[^\W\d_]+")
+DIGIT_RUN = re.compile(r"\d+")
+ROMAN_NUMERAL = re.compile(r"[IVXivx]+")
+# An era or year mark closing a date ("1446هـ", "2024م", "2024г").
+MAX_CLOSING_MARK = 2
 
 
 def is_code_not_date(text: str, min_digits: int) -> bool:
@@ -33,18 +49,45 @@ def is_code_not_date(text: str, min_digits: int) -> bool:
     return sum(char.isdigit() for char in text) >= min_digits
 
 
+def month_letters(text: str, lang: str) -> str:
+    """`text` without the month names of `lang` and the ordinal endings after numbers."""
+    _, _, pattern = month_table(lang)
+    return "".join(match.group("lit") or " " for match in pattern.finditer(text))
+
+
+def is_lettered_code(text: str, lang: str) -> bool:
+    """Whether `text` is one word of letters and digits that no date of `lang` is written as:
+    a letter outside its month names, Roman numerals and a closing mark of up to two letters,
+    or a group of five digits or more among two or more."""
+    text = normalize_digits(text)
+    if not LETTERS_AND_DIGITS.fullmatch(text) or not DIGIT_RUN.search(text):
+        return False
+    groups = DIGIT_RUN.findall(text)
+    if len(groups) >= 2 and max(map(len, groups)) >= 5:
+        return True
+    letters = LETTER_RUN.findall(month_letters(text, lang))
+    if letters and text.endswith(letters[-1]) and len(letters[-1]) <= MAX_CLOSING_MARK:
+        letters = letters[:-1]
+    return any(not ROMAN_NUMERAL.fullmatch(run) for run in letters)
+
+
 class DateShapes:
     """Relabel the DATE entities that cannot be dates as IDs (see the module docstring)."""
 
-    def __init__(self, name: str, min_digits: int) -> None:
+    def __init__(self, name: str, lang: str, min_digits: int) -> None:
         self.name = name
+        self.lang = lang
         self.min_digits = min_digits
+
+    def is_code(self, text: str) -> bool:
+        """Whether a DATE entity's `text` has a shape no date is written in."""
+        return is_code_not_date(text, self.min_digits) or is_lettered_code(text, self.lang)
 
     def __call__(self, doc: Doc) -> Doc:
         ents = list(doc.ents)
         relabelled = [
             Span(doc, ent.start, ent.end, label="ID")
-            if ent.label_ == "DATE" and is_code_not_date(ent.text, self.min_digits) else ent
+            if ent.label_ == "DATE" and self.is_code(ent.text) else ent
             for ent in ents
         ]
         if relabelled != ents:
@@ -53,8 +96,8 @@ class DateShapes:
 
 
 @Language.factory("deid_date_shapes", assigns=["doc.ents"], requires=["doc.ents"],
-                  default_config={"min_digits": 6})
-def make_date_shapes(nlp: Language, name: str, min_digits: int) -> DateShapes:
+                  default_config={"lang": None, "min_digits": 6})
+def make_date_shapes(nlp: Language, name: str, lang: str | None, min_digits: int) -> DateShapes:
     """Factory of `deid_date_shapes`: `min_digits` digits make a number too long for a
-    date."""
-    return DateShapes(name, min_digits)
+    date; `lang` (default: the pipeline's) gives the month names."""
+    return DateShapes(name, pipeline_language(nlp, lang, "deid_date_shapes"), min_digits)

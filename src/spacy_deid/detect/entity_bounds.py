@@ -16,7 +16,7 @@ same reason an ID that covers part of a code word of letters, digits and hyphens
 the whole word ("S5-2024-" + "044817"); a slash or a dash between two codes ("207/A",
 "08812/1–08812/6") can separate two annotated IDs and stops it. Other touching entities
 stay apart: a date range ("03-06/2022") may be annotated in part. Place it right after the
-NERs.
+NERs and `deid_date_shapes` (whose IDs it then joins).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def test_the_multilingual_ner_runs_second_with_its_own_tok2vec(tmp_path: Path) -
     nlp = assemble_pipeline(tmp_path / "de" / "model-best", "de", [tmp_path / "de" / "train.spacy"],
                             multilingual_model=tmp_path / "xx" / "model-best")
     assert nlp.pipe_names[:5] == ["deid_language_check", "ner", "ner_multilingual",
-                                  "deid_recase", "deid_entity_bounds"]
+                                  "deid_recase", "deid_date_shapes"]
     nlp.to_disk(tmp_path / "ensemble")
     ensemble = spacy.load(tmp_path / "ensemble")
     # the language's own tokenizer stays, not the multilingual model's
@@ -74,7 +74,7 @@ def test_the_multilingual_transformer_ner_alone_makes_the_trf_pipelines(
     for lang in ("de", "pl"):
         nlp = spacy.load(tmp_path / "training_trf" / lang / "pipeline")
         assert nlp.pipe_names[:5] == ["deid_language_check", "transformer", "ner",
-                                      "deid_recase", "deid_entity_bounds"]
+                                      "deid_recase", "deid_date_shapes"]
         assert nlp.pipe_names[-2:] == ["deid_presidio_patterns", "deid_anonymizer"]
         assert "ner_multilingual" not in nlp.pipe_names
         assert nlp.meta["name"] == f"deid_{lang}_trf"

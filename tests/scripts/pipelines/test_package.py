@@ -331,8 +331,8 @@ def test_packaged_pipeline_installs_loads_by_name_and_deidentifies(tmp_path: Pat
     core = [req for req in wheel_requirements(packages / built["components"]["wheel"])
             if "extra ==" not in req]
     assert not [req for req in [*record["requirements"], *core] if req.startswith(heavy)]
-    assert record["pipeline"] == ["deid_language_check", "ner", "deid_recase", "deid_entity_bounds",
-                                  "deid_date_shapes", "deid_name_cues",
+    assert record["pipeline"] == ["deid_language_check", "ner", "deid_recase", "deid_date_shapes",
+                                  "deid_entity_bounds", "deid_name_cues",
                                   "deid_name_forms", "deid_name_extent", "deid_id_cues",
                                   "deid_mention_propagation", "deid_user_names",
                                   "deid_presidio_patterns", "deid_anonymizer"]

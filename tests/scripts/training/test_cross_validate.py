@@ -74,7 +74,8 @@ def run_folds(monkeypatch, tmp_path, **options):
     settings = {"config": tmp_path / "cpu.cfg", "lang": "de", "train_lang": "", "n_folds": 3,
                 "seed": 0, "max_steps": 30, "jobs": 1, "work_dir": tmp_path / "cv",
                 "metrics_dir": tmp_path / "metrics", "training_split_only": False,
-                "leakage": False, "override": [], "gpu_id": -1, "suffix": ""}
+                "leakage": False, "override": [], "gpu_id": -1, "suffix": "",
+                "reuse_models": False}
     cross_validate.main(**{**settings, **options})
     return calls
 
@@ -119,3 +120,13 @@ def test_cpu_folds_keep_their_command_lines_without_a_device(monkeypatch, tmp_pa
     assert not any("--gpu-id" in args for _, args in calls)
     assert not any("--ner-model" in args for module, args in calls
                    if module == "scripts.pipelines.assemble")
+
+
+def test_reused_fold_models_are_only_assembled_and_scored_again(monkeypatch, tmp_path):
+    (tmp_path / "cv" / "fold1" / "models" / "de" / "model-best").mkdir(parents=True)
+    calls = run_folds(monkeypatch, tmp_path, reuse_models=True)
+    trained = [args[1] for module, args in calls if module == "scripts.training.train"]
+    assert trained == [str(tmp_path / "cv" / "fold0" / "splits"),
+                       str(tmp_path / "cv" / "fold2" / "splits")]
+    assembled = [module for module, _ in calls if module == "scripts.pipelines.assemble"]
+    assert len(assembled) == 3
