@@ -25,16 +25,15 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from spacy_deid.anonymize.surrogates.dates import month_table
+from spacy_deid.detect.id_cues import LONG_CODE
 from spacy_deid.lang import pipeline_language
+from spacy_deid.lang.scripts import LETTER_RUN
 from spacy_deid.presidio.recognizers.common import normalize_digits
 
 # Digits in groups separated by single spaces.
 DIGIT_GROUPS = re.compile(r"\d+(?: \d+)*")
 # Day, month, year or year, month, day, written with spaces.
 SPACED_DATE = re.compile(r"\d{1,2} \d{1,2} (?:\d{2}|\d{4})|\d{4} \d{1,2} \d{1,2}")
-# One word of letters and digits, in parts joined by "-" or "/" or written together.
-LETTERS_AND_DIGITS = re.compile(r"[^\W_]+(?:[-/][^\W_]+)*")
-LETTER_RUN = re.compile(r"[^\W\d_]+")
 DIGIT_RUN = re.compile(r"\d+")
 ROMAN_NUMERAL = re.compile(r"[IVXivx]+")
 # An era or year mark closing a date ("1446هـ", "2024م", "2024г").
@@ -50,7 +49,8 @@ def is_code_not_date(text: str, min_digits: int) -> bool:
 
 
 def month_letters(text: str, lang: str) -> str:
-    """`text` without the month names of `lang` and the ordinal endings after numbers."""
+    """`text` with the month names of `lang` and the numbers (with their ordinal endings)
+    blanked out, so that the letters left over are those no date word accounts for."""
     _, _, pattern = month_table(lang)
     return "".join(match.group("lit") or " " for match in pattern.finditer(text))
 
@@ -60,9 +60,9 @@ def is_lettered_code(text: str, lang: str) -> bool:
     a letter outside its month names, Roman numerals and a closing mark of up to two letters,
     or a group of five digits or more among two or more."""
     text = normalize_digits(text)
-    if not LETTERS_AND_DIGITS.fullmatch(text) or not DIGIT_RUN.search(text):
-        return False
     groups = DIGIT_RUN.findall(text)
+    if not groups or LONG_CODE.fullmatch(text) is None:
+        return False
     if len(groups) >= 2 and max(map(len, groups)) >= 5:
         return True
     letters = LETTER_RUN.findall(month_letters(text, lang))
