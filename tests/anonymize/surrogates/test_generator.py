@@ -1,5 +1,7 @@
 """The public `SurrogateGenerator` API: languages, determinism, keyed consistency."""
 
+import re
+
 import pytest
 
 from spacy_deid.anonymize.surrogates import SurrogateGenerator, group_age
@@ -91,10 +93,21 @@ def test_ages_are_grouped_above_the_limit():
 def test_an_age_never_stays_as_it_was(seed):
     # a downward move below zero goes up instead (an age 0 once stayed 0)
     session = SurrogateGenerator(lang="de", seed=seed).new_document()
-    for age in ("0", "1", "0 J.", "00000J", "45"):
+    for age in ("0", "1", "0 J.", "000J", "45"):
         new = session.surrogate(text=age, label="AGE")
         assert new != age and int(new.rstrip("J. ")) != int(age.rstrip("J. ")), (age, new)
         assert int(new.rstrip("J. ")) >= 0
+
+
+@pytest.mark.parametrize("text", ["00000J", "100101000000000000", "Alter 4711 J."])
+def test_a_number_too_long_for_an_age_gets_a_new_number_of_its_shape(text):
+    # moved by a year or two, such a number would keep nearly all its digits
+    new = SurrogateGenerator(lang="de", seed=0).new_document().surrogate(text=text, label="AGE")
+    assert len(new) == len(text) and new != text
+    assert [ch.isdigit() for ch in new] == [ch.isdigit() for ch in text]
+    digits, new_digits = re.findall(r"\d+", text), re.findall(r"\d+", new)
+    pairs = zip(digits, new_digits, strict=True)
+    assert all(old[:4] != moved[:4] for old, moved in pairs if len(old) > 3)
 
 
 @pytest.mark.parametrize("age", ["fifty", "ottantanove", "yetmiş iki", "JJJJJJ"])

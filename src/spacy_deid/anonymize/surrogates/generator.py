@@ -34,6 +34,7 @@ from spacy_deid.schema import PERSON_LABELS, validate_label
 # always changes; never more than three years).
 DATE_OFFSET_DAYS: tuple[int, int] = (366, 1095)
 AGE_NUMBER = re.compile(r"\d+")
+MAX_AGE_DIGITS = 3
 
 SHAPE_LABELS = frozenset({"ID", "NAME_USERNAME", "LOCATION_ZIP", "OTHER"})
 
@@ -110,7 +111,7 @@ class DocumentSession:
             return date_surrogate(text, self.date_offset, self.lang, rng,
                                   self.generator.hide_date_words)
         if label == "AGE":
-            return self.age(text)
+            return self.age(text, rng)
         if label in SHAPE_LABELS:
             return shape_surrogate(text, rng)
         if label in ("CONTACT_PHONE", "CONTACT_FAX"):
@@ -135,13 +136,18 @@ class DocumentSession:
             return places.hospital(text, self._document_city(), rng)
         return places.organization(text, self._document_city(), rng)
 
-    def age(self, text: str) -> str:
+    def age(self, text: str, rng: random.Random) -> str:
         """An age moved by a small per-document amount (1-2 years), then grouped if set; an
         age the move would make negative moves up instead, so that no age stays as it was.
         An age with no number in digits (`fifty`, `ottantanove`) cannot be moved, so it is
-        masked rather than left in the text."""
-        if not AGE_NUMBER.search(text):
+        masked rather than left in the text. A number of more than three digits is no age
+        (a code or count taken for one): moved by a year it would keep nearly all its
+        digits, so it gets a new number of the same shape instead."""
+        numbers = AGE_NUMBER.findall(text)
+        if not numbers:
             return mask(text)
+        if any(len(number) > MAX_AGE_DIGITS for number in numbers):
+            return shape_surrogate(text, rng)
 
         def shift(match: re.Match) -> str:
             value = int(match.group())
