@@ -66,6 +66,7 @@ CASE_NUMBER_ENTITY = "DEID_CASE_NUMBER"
 DICTATION_SIGN_ENTITY = "DEID_DICTATION_SIGN"
 STREET_ENTITY = "DEID_STREET"
 HOSPITAL_ENTITY = "DEID_HOSPITAL"
+AGE_ENTITY = "DEID_AGE"
 
 # Any other entity type (a Presidio or spaCy NER type, a recognizer's type) -> the fine PHI
 # label whose detection and surrogate fit it best. Types not listed (country-specific
@@ -97,6 +98,7 @@ LABEL_BY_ENTITY: dict[str, str] = {
     DICTATION_SIGN_ENTITY: "NAME_USERNAME",
     STREET_ENTITY: "LOCATION_STREET",
     HOSPITAL_ENTITY: "LOCATION_HOSPITAL",
+    AGE_ENTITY: "AGE",
 }
 # An identifier of unknown kind: replaced shape for shape (digit for digit, letter for
 # letter), which keeps the text's form and leaks none of its characters.

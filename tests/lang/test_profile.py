@@ -39,6 +39,8 @@ def test_every_language_has_a_complete_profile(lang):
     assert all(profile.places[key] for key in REQUIRED_PLACES)
     assert profile.months and all(len(names) == 12 for names in profile.months.values())
     assert len(profile.month_patterns) >= 12
+    assert set(profile.age_cues) == {"before", "after", "years", "person_link"}
+    assert profile.age_cues["before"] and profile.age_cues["years"]
     assert profile.cue_words
 
 

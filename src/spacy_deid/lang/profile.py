@@ -59,6 +59,9 @@ class LanguageProfile:
       the same form of its new month); `month_patterns`: regular expressions for the month
       names and abbreviations a date may be written with, matched case-insensitively
       (`spacy_deid.presidio.recognizers.dates`);
+    - `age_cues`: regular expressions for the words that make a number an age, matched
+      case-insensitively: `before` it (`aged`, `w wieku`) or `after` it (`-year-old`,
+      `yaşında`) (`spacy_deid.presidio.recognizers.ages`);
     - `cue_words`, `cue_letters`: frequent function words and the letters that tell the
       language apart from others of its script (`spacy_deid.lang.identify`).
     """
@@ -74,6 +77,7 @@ class LanguageProfile:
     places: Mapping[str, tuple[str, ...]]
     months: Mapping[str, tuple[str, ...]]
     month_patterns: tuple[str, ...]
+    age_cues: Mapping[str, tuple[str, ...]]
     cue_words: tuple[str, ...]
     cue_letters: tuple[str, ...]
 
@@ -134,6 +138,7 @@ def language_profile(lang: str) -> LanguageProfile:
         places=_frozen_lists(data["places"]),
         months=_frozen_lists(data["months"]),
         month_patterns=tuple(data["month_patterns"]),
+        age_cues=_frozen_lists(data["age_cues"]),
         cue_words=tuple(data["language_cues"]["words"]),
         cue_letters=tuple(data["language_cues"]["letters"]),
     )

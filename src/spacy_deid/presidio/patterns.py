@@ -63,7 +63,7 @@ from spacy_deid.schema import fine_label, validate_label
 # Labels this component can produce.
 PATTERN_LABELS: tuple[str, ...] = ("DATE", "ID", "CONTACT_PHONE", "CONTACT_FAX",
                                    "CONTACT_EMAIL", "CONTACT_URL", "LOCATION_ZIP",
-                                   "LOCATION_STREET", "LOCATION_HOSPITAL", "NAME_USERNAME")
+                                   "LOCATION_STREET", "LOCATION_HOSPITAL", "NAME_USERNAME", "AGE")
 
 # How far back (in characters, on the same line) a fax or phone word is looked for.
 FAX_LOOKBACK_CHARS = 40

@@ -10,7 +10,7 @@ component runs for one of the ten languages:
   (German tax, insurance and ID numbers, Italian fiscal code, Polish PESEL,
   Turkish national ID, US SSN/ITIN, ...);
 * the project's own `PatternRecognizer`s where Presidio has none, one module per kind:
-  `dates`, `postal_codes`, `case_numbers`, `dictation`, `phones` (numbers after a phone
+  `dates`, `ages`, `postal_codes`, `case_numbers`, `dictation`, `phones` (numbers after a phone
   word), `streets` and `hospitals` (German only).
 
 Regex pieces shared by the patterns are in `common`; the context words that raise a match's
@@ -23,6 +23,7 @@ from __future__ import annotations
 from presidio_analyzer import EntityRecognizer
 
 from spacy_deid.lang import validate_language
+from spacy_deid.presidio.recognizers.ages import age_recognizer
 from spacy_deid.presidio.recognizers.case_numbers import case_number_recognizer
 from spacy_deid.presidio.recognizers.common import normalize_digits
 from spacy_deid.presidio.recognizers.context_words import context_words, load_context_words
@@ -56,12 +57,13 @@ __all__ = [
 
 def own_recognizers(lang: str) -> list[EntityRecognizer]:
     """The project's own recognizers for `lang` (German streets and hospitals; phone numbers
-    after a phone word, dates, postal codes, case numbers, dictation signs)."""
+    after a phone word, dates, ages, postal codes, case numbers, dictation signs)."""
     return [
         *street_recognizers(lang),
         *hospital_recognizers(lang),
         phone_after_cue_recognizer(lang),
         date_recognizer(lang),
+        age_recognizer(lang),
         postal_code_recognizer(lang),
         case_number_recognizer(lang),
         dictation_sign_recognizer(lang),
