@@ -52,6 +52,21 @@ def test_a_code_taken_for_a_date_becomes_an_id_that_joins_the_id_it_touches():
         ("RAD-2024-115903", "ID"), ("12.03.2024", "DATE")]
 
 
+def test_an_age_or_date_in_part_of_a_code_word_becomes_the_whole_code():
+    nlp = blank("de")
+    nlp.add_pipe("deid_date_shapes")
+    nlp.add_pipe("deid_entity_bounds")
+    text = "Nr. 23-44871, Probe 2023-118842, der 28-jährige Pat., 2019-2021, 12-03-2024."
+    doc = annotated(nlp, text, [("23", "AGE"), ("2023", "DATE"), ("28", "AGE"),
+                                ("2019", "DATE"), ("12-03-2024", "DATE")])
+    assert [t.text for t in doc[1:4]] == ["23", "-", "44871"]  # the tokenizer cuts codes
+    for _, component in nlp.pipeline:
+        doc = component(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [
+        ("23-44871", "ID"), ("2023-118842", "ID"), ("28", "AGE"), ("2019", "DATE"),
+        ("12-03-2024", "DATE")]
+
+
 def test_a_long_number_taken_for_a_date_becomes_an_id():
     text = "Case: 215873409317, seen on 12.03.2024 and 2024 03 12."
     entities = [("215873409317", "DATE"), ("12.03.2024", "DATE"), ("2024 03 12", "DATE")]

@@ -11,8 +11,11 @@ and digits, in parts joined by "-" or "/" or not at all, that holds a letter out
 language's month names, Roman numerals and a closing era or year mark of up to two letters
 ("AUT/24/118406", "HP-24-3310", "ACC90022781"; not "12-Mar-2024", "12-III-2024",
 "26/04/1446هـ"), or two or more digit groups of which one has five digits or more
-("2024-115903"). Such a DATE entity becomes an ID. Nothing is learned: no annotated date in
-the corpus has either shape, while IDs, phone numbers and postcodes do. Place it after the
+("2024-115903"). Such a DATE entity becomes an ID. A DATE or AGE entity that is only
+part of such a word, the rest of which holds a digit too, becomes an ID as well (the
+tokenizer cuts "23-44871" into three tokens, and an NER may take "23" for an age).
+Nothing is learned: no annotated date or age in the corpus has either shape or lies in
+such a word, while IDs, phone numbers and postcodes do. Place it after the
 NERs, before the components that act on IDs (`deid_entity_bounds` then joins "RAD-" and
 "2024-115903").
 """
@@ -25,6 +28,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from spacy_deid.anonymize.surrogates.dates import month_table
+from spacy_deid.detect.entity_bounds import whole_code_word
 from spacy_deid.detect.id_cues import LONG_CODE
 from spacy_deid.lang import pipeline_language
 from spacy_deid.lang.scripts import LETTER_RUN
@@ -72,7 +76,8 @@ def is_lettered_code(text: str, lang: str) -> bool:
 
 
 class DateShapes:
-    """Relabel the DATE entities that cannot be dates as IDs (see the module docstring)."""
+    """Relabel the DATE and AGE entities that cannot be dates or ages as IDs (see the module
+    docstring)."""
 
     def __init__(self, name: str, lang: str, min_digits: int) -> None:
         self.name = name
@@ -83,11 +88,26 @@ class DateShapes:
         """Whether a DATE entity's `text` has a shape no date is written in."""
         return is_code_not_date(text, self.min_digits) or is_lettered_code(text, self.lang)
 
+    def in_code_word(self, ent: Span, taken: set[int]) -> bool:
+        """Whether `ent` is part of a longer code word (letters, digits, hyphens, no space)
+        whose other pieces hold a digit and which, whole, has a shape no date has."""
+        word = whole_code_word(ent, taken)
+        rest = [token.text for token in word if not ent.start <= token.i < ent.end]
+        return (any(char.isdigit() for text in rest for char in text)
+                and self.is_code(word.text))
+
+    def is_id(self, ent: Span, taken: set[int]) -> bool:
+        """Whether a DATE or AGE entity is an ID by its shape or the word it is part of."""
+        if ent.label_ == "DATE" and self.is_code(ent.text):
+            return True
+        return ent.label_ in ("DATE", "AGE") and self.in_code_word(ent, taken)
+
     def __call__(self, doc: Doc) -> Doc:
         ents = list(doc.ents)
+        taken = {i for ent in ents for i in range(ent.start, ent.end)}
         relabelled = [
             Span(doc, ent.start, ent.end, label="ID")
-            if ent.label_ == "DATE" and self.is_code(ent.text) else ent
+            if self.is_id(ent, taken - set(range(ent.start, ent.end))) else ent
             for ent in ents
         ]
         if relabelled != ents:
