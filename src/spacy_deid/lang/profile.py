@@ -61,7 +61,9 @@ class LanguageProfile:
       (`spacy_deid.presidio.recognizers.dates`);
     - `age_cues`: regular expressions for the words that make a number an age, matched
       case-insensitively: `before` it (`aged`, `w wieku`) or `after` it (`-year-old`,
-      `yaşında`) (`spacy_deid.presidio.recognizers.ages`);
+      `yaşında`); the plain words for `years` (`ans`, `лет`), which make an age only after a
+      person word, with a `person_link` word between (`Patiente de 55 ans`), or in brackets
+      (`spacy_deid.presidio.recognizers.ages`);
     - `cue_words`, `cue_letters`: frequent function words and the letters that tell the
       language apart from others of its script (`spacy_deid.lang.identify`).
     """
