@@ -19,7 +19,7 @@ import typer
 from scripts.evaluation.readme_table import (
     format_score,
     markdown_table,
-    replace_between_markers,
+    print_or_write_table,
 )
 from spacy_deid.lang import LANGUAGES
 
@@ -71,18 +71,7 @@ def main(
         "--page", help="Write the table between the page's cross-genre markers")] = None,
 ) -> None:
     """Print the cross-genre table, or write it into a page."""
-    try:
-        table = cross_genre_table(folder)
-        if page is None:
-            typer.echo(table)
-            return
-        text = page.read_text(encoding="utf-8")
-        page.write_text(replace_between_markers(text, table, START_MARKER, END_MARKER),
-                        encoding="utf-8")
-    except (OSError, ValueError) as err:
-        typer.echo(f"Error: {err}", err=True)
-        raise typer.Exit(code=1) from err
-    typer.echo(f"{page}: cross-genre table written")
+    print_or_write_table(lambda: cross_genre_table(folder), page, START_MARKER, END_MARKER)
 
 
 if __name__ == "__main__":

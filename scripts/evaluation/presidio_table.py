@@ -19,7 +19,7 @@ import typer
 from scripts.evaluation.readme_table import (
     format_score,
     markdown_table,
-    replace_between_markers,
+    print_or_write_table,
 )
 from spacy_deid.lang import LANGUAGES
 
@@ -42,18 +42,14 @@ def time_ratio(record: Mapping[str, Any]) -> str:
 
 def presidio_table(folder: Path) -> str:
     """Markdown: per language, strict F1 of each variant and the time ratio."""
+    paths = [(lang, Path(folder) / f"presidio_{lang}.json") for lang in LANGUAGES]
+    records = {lang: srsly.read_json(path) for lang, path in paths if path.is_file()}
+    if not records:
+        raise ValueError(f"no presidio_<lang>.json in {folder}")
     header = ["lang", *(f"`{variant}`" for variant in VARIANTS),
               "time through Presidio / direct"]
-    rows = []
-    for lang in LANGUAGES:
-        path = Path(folder) / f"presidio_{lang}.json"
-        if not path.is_file():
-            continue
-        record = srsly.read_json(path)
-        rows.append([lang, *(format_score(strict_f1(record, variant)) for variant in VARIANTS),
-                     time_ratio(record)])
-    if not rows:
-        raise ValueError(f"no presidio_<lang>.json in {folder}")
+    rows = [[lang, *(format_score(strict_f1(record, variant)) for variant in VARIANTS),
+             time_ratio(record)] for lang, record in records.items()]
     return "\n".join(markdown_table(header, rows))
 
 
@@ -67,18 +63,7 @@ def main(
         "--page", help="Write the table between the page's presidio markers")] = None,
 ) -> None:
     """Print the Presidio benchmark table, or write it into a page."""
-    try:
-        table = presidio_table(folder)
-        if page is None:
-            typer.echo(table)
-            return
-        text = page.read_text(encoding="utf-8")
-        page.write_text(replace_between_markers(text, table, START_MARKER, END_MARKER),
-                        encoding="utf-8")
-    except (OSError, ValueError) as err:
-        typer.echo(f"Error: {err}", err=True)
-        raise typer.Exit(code=1) from err
-    typer.echo(f"{page}: presidio table written")
+    print_or_write_table(lambda: presidio_table(folder), page, START_MARKER, END_MARKER)
 
 
 if __name__ == "__main__":

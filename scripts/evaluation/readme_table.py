@@ -17,7 +17,7 @@ Usage::
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -450,6 +450,24 @@ def replace_between_markers(text: str, block: str, start: str = START_MARKER,
         raise ValueError(f"{end} comes before {start} in the page")
     _, tail = rest.split(end)
     return f"{head}{start}\n{block.strip()}\n{end}{tail}"
+
+
+def print_or_write_table(make_table: Callable[[], str], page: Path | None, start: str,
+                         end: str) -> None:
+    """Print the table `make_table` builds, or write it between `start` and `end` of `page`;
+    a missing file, a missing metric or a page without its markers exits with code 1 and
+    says why."""
+    try:
+        table = make_table()
+        if page is None:
+            typer.echo(table)
+            return
+        text = page.read_text(encoding="utf-8")
+        page.write_text(replace_between_markers(text, table, start, end), encoding="utf-8")
+    except (OSError, ValueError) as err:
+        typer.echo(f"Error: {err}", err=True)
+        raise typer.Exit(code=1) from err
+    typer.echo(f"{page}: table written")
 
 
 def append_scores_section(text: str, heading: str = "## Scores") -> str:

@@ -33,15 +33,13 @@ def test_a_row_per_language_in_the_languages_order(folder):
                          "| pl | 0.500 | 0.250 | 0.625 | 1.050 |"]
 
 
-def test_the_page_changes_between_its_markers_only(folder, tmp_path):
-    page = tmp_path / "page.md"
-    page.write_text(f"# Page\n\n{START_MARKER}\nold\n{END_MARKER}\n\nAfter.\n", encoding="utf-8")
+def test_with_a_page_the_table_replaces_what_stood_between_the_markers(folder, tmp_path):
+    page = tmp_path / "presidio.md"
+    page.write_text(f"Intro\n{START_MARKER}\n| stale |\n{END_MARKER}\nOutro\n", encoding="utf-8")
     result = CliRunner().invoke(app, [str(folder), "--page", str(page)])
     assert result.exit_code == 0, result.output
-    text = page.read_text(encoding="utf-8")
-    assert text.startswith(f"# Page\n\n{START_MARKER}\n| lang |")
-    assert text.endswith(f"| 1.050 |\n{END_MARKER}\n\nAfter.\n")
-    assert "old" not in text
+    expected = f"Intro\n{START_MARKER}\n{presidio_table(folder)}\n{END_MARKER}\nOutro\n"
+    assert page.read_text(encoding="utf-8") == expected
 
 
 def test_a_folder_without_files_is_a_clear_error(tmp_path):
