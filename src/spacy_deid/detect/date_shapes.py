@@ -28,6 +28,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from spacy_deid.anonymize.surrogates.dates import month_table
+from spacy_deid.detect.entities import span_tokens
 from spacy_deid.detect.entity_bounds import whole_code_word
 from spacy_deid.detect.id_cues import LONG_CODE
 from spacy_deid.lang import pipeline_language
@@ -89,8 +90,9 @@ class DateShapes:
         return is_code_not_date(text, self.min_digits) or is_lettered_code(text, self.lang)
 
     def in_code_word(self, ent: Span, taken: set[int]) -> bool:
-        """Whether `ent` is part of a longer code word (letters, digits, hyphens, no space)
-        whose other pieces hold a digit and which, whole, has a shape no date has."""
+        """Whether `ent` is part of a longer code word (letters, digits, hyphens, no space,
+        no token in `taken`) whose other pieces hold a digit and which, whole, has a shape
+        no date has."""
         word = whole_code_word(ent, taken)
         rest = [token.text for token in word if not ent.start <= token.i < ent.end]
         return (any(char.isdigit() for text in rest for char in text)
@@ -104,10 +106,11 @@ class DateShapes:
 
     def __call__(self, doc: Doc) -> Doc:
         ents = list(doc.ents)
-        taken = {i for ent in ents for i in range(ent.start, ent.end)}
+        # whole_code_word grows over the tokens beside an entity, never its own, so the
+        # tokens of every entity can be passed as taken
+        taken = span_tokens(ents)
         relabelled = [
-            Span(doc, ent.start, ent.end, label="ID")
-            if self.is_id(ent, taken - set(range(ent.start, ent.end))) else ent
+            Span(doc, ent.start, ent.end, label="ID") if self.is_id(ent, taken) else ent
             for ent in ents
         ]
         if relabelled != ents:

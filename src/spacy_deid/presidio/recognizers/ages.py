@@ -15,16 +15,16 @@ import regex as re
 from presidio_analyzer import Pattern, PatternRecognizer
 
 from spacy_deid.lang.profile import language_profile
-from spacy_deid.presidio.recognizers.common import MEDIUM, own_recognizer
+from spacy_deid.presidio.recognizers.common import (
+    MEDIUM,
+    case_insensitive_alternation,
+    own_recognizer,
+)
 from spacy_deid.schema import AGE_ENTITY
 
 AGE_NUMBER = r"(?:12[0-5]|1[01]\d|[1-9]?\d)(?!\d|[.,]\d|/)"
 # No word, decimal, date or time runs into a number before an age word.
 NOTHING_JOINED_BEFORE = r"(?<![\w.,/:-]|\d[.,])"
-
-
-def _alternation(cues: tuple[str, ...]) -> str:
-    return "(?i:" + "|".join(sorted(cues, key=len, reverse=True)) + ")"
 
 
 def age_patterns(lang: str) -> list[Pattern]:
@@ -34,19 +34,21 @@ def age_patterns(lang: str) -> list[Pattern]:
     cues = profile.age_cues
     patterns = []
     if cues["before"]:
-        before = _alternation(cues["before"])
+        before = case_insensitive_alternation(cues["before"])
         patterns.append(Pattern("number after an age word",
                                 rf"(?<=(?<!\w){before}[ \t]*:?[ \t]*){AGE_NUMBER}(?!\w)",
                                 MEDIUM))
     if cues["after"]:
-        after = _alternation(cues["after"])
+        after = case_insensitive_alternation(cues["after"])
         patterns.append(Pattern("number before an age word",
                                 rf"{NOTHING_JOINED_BEFORE}{AGE_NUMBER}[.°º]?"
                                 rf"(?=[ \t]?(?:[-–][ \t]?)?{after}(?!\w))", MEDIUM))
-    years = _alternation(cues["years"])
-    person = _alternation(tuple(re.escape(word) for word in
-                                (*profile.people["female"], *profile.people["male"])))
-    link = rf"(?:{_alternation(cues['person_link'])}[ \t]*)?" if cues["person_link"] else ""
+    years = case_insensitive_alternation(cues["years"])
+    people = (*profile.people["female"], *profile.people["male"])
+    person = case_insensitive_alternation(re.escape(word) for word in people)
+    link = ""
+    if cues["person_link"]:
+        link = rf"(?:{case_insensitive_alternation(cues['person_link'])}[ \t]*)?"
     patterns += [
         Pattern("person word, number, years",
                 rf"(?<=(?<!\w){person}[ \t]+{link}){AGE_NUMBER}(?=[ \t]?{years}(?!\w))",

@@ -7,6 +7,8 @@ which Arabic-Indic and Persian digits are replaced one-for-one by ASCII digits
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import regex as re
 from presidio_analyzer import Pattern, PatternRecognizer
 
@@ -29,6 +31,12 @@ DAY = r"(?:0?[1-9]|[12]\d|3[01])"
 MONTH = r"(?:0?[1-9]|1[0-2])"
 YEAR = r"(?:1[89]\d\d|20\d\d)"
 YEAR2 = r"\d\d"
+
+
+def case_insensitive_alternation(patterns: Iterable[str]) -> str:
+    """One case-insensitive group matching any of `patterns`, the longest tried first so
+    that a longer word wins over its prefix ("age of" over "age")."""
+    return "(?i:" + "|".join(sorted(patterns, key=len, reverse=True)) + ")"
 
 
 def normalize_digits(text: str) -> str:

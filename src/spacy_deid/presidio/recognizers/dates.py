@@ -21,6 +21,7 @@ from spacy_deid.presidio.recognizers.common import (
     WEAK,
     YEAR,
     YEAR2,
+    case_insensitive_alternation,
     own_recognizer,
 )
 from spacy_deid.presidio.recognizers.context_words import context_words
@@ -28,10 +29,9 @@ from spacy_deid.schema import DATE_ENTITY
 
 
 def _month_alternation(lang: str) -> str:
-    names = sorted(language_profile(lang).month_patterns, key=len, reverse=True)
     # Persian writes the ezafe on a month name before a year or a day ("ژانویهٔ ۲۰۱۸").
     ending = "(?:\u0654|\u200c?ی)?" if lang == "fa" else r"\.?"
-    return "(?i:" + "|".join(names) + ")" + ending
+    return case_insensitive_alternation(language_profile(lang).month_patterns) + ending
 
 
 def date_patterns(lang: str) -> list[Pattern]:
