@@ -97,6 +97,17 @@ def test_locale_formats(lang, text, expected):
     ("ru", "Набор: ГОС/рав\nКонец", [("ГОС/рав", "NAME_USERNAME")]),
     ("fr", "Dr Roux\nJC/NB/ls\n", [("JC/NB/ls", "NAME_USERNAME")]),
     ("tr", "Rapor: rad_ayilmazkaya – 13.11.2024", [("rad_ayilmazkaya", "NAME_USERNAME")]),
+    ("de", "Unser Zeichen: eb/kn\nDatum: 2. Oktober", [("eb/kn", "NAME_USERNAME")]),
+    # field values: dotted initials without case, Latin logins in another script
+    ("ar", "كتابة: ر.س.ح/م.ع\nكُتب بواسطة: ع.ف.ش – 27/08/2024",
+     [("ر.س.ح/م.ع", "NAME_USERNAME"), ("ع.ف.ش", "NAME_USERNAME")]),
+    ("fa", "تایپ: ف.ر     امضای الکترونیک", [("ف.ر", "NAME_USERNAME")]),
+    ("ru", "Исп.: hablm\nКонец", [("hablm", "NAME_USERNAME")]),
+    ("uk", "Підписано КЕП: vashchenko.lr\n", [("vashchenko.lr", "NAME_USERNAME")]),
+    # titles, abbreviations before a number, short or Latin-script values: no sign
+    ("ar", "المدير: أ.د. حسين عباس\nاللاذقية، ص.ب 1587\nطبيب – ن.ظ.پ 85214", []),
+    ("ru", "Результат: ok\nСайт: www.gkb71.ru", []),
+    ("de", "Allergien: keine\nStatus: stabil", []),
     # units after a number, a single capital, lower-case pairs, marks inside a line: no sign
     ("de", "Ferritin 5 IE/ml\nDosis in Mg/kg\nund/oder\nAC/bio im Satz.", []),
     ("en", "See file report_final.pdf attached.", []),
