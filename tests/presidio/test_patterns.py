@@ -189,6 +189,17 @@ def test_override_score_lets_certain_results_win_under_ner_first():
                                                                     "NAME_PATIENT")]
 
 
+@pytest.mark.parametrize(("url", "label"), [
+    ("https://szpital-gorce.pl", "CONTACT_URL"),
+    ("www.szpital-gorce.pl", "CONTACT_URL"),
+    # a bare host may be an abbreviation: the NER's label stays
+    ("szpital-gorce.pl", "NAME_USERNAME"),
+])
+def test_a_url_with_scheme_or_www_replaces_a_ner_guess(url, label):
+    doc = with_ner(pipeline("pl"), f"Strona: {url}\nNowy Targ", url, "NAME_USERNAME")
+    assert ents(doc) == [(url, label)]
+
+
 def test_non_overlapping_entities_are_kept(pl_nlp):
     doc = with_ner(pl_nlp, "Jan Kowalski, tel. 52 585 42 23", "Jan Kowalski", "NAME_PATIENT")
     assert ents(doc) == [("Jan Kowalski", "NAME_PATIENT"), ("52 585 42 23", "CONTACT_PHONE")]

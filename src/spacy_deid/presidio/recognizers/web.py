@@ -14,6 +14,8 @@ from presidio_analyzer import RecognizerResult
 from presidio_analyzer.nlp_engine import NlpArtifacts
 from presidio_analyzer.predefined_recognizers import EmailRecognizer, UrlRecognizer
 
+from spacy_deid.presidio.recognizers.common import CERTAIN
+
 # Presidio's e-mail check reads the public-suffix list, which tldextract fetches from the
 # internet by default; this extractor uses only the snapshot shipped with tldextract.
 OFFLINE_TLD_EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
@@ -60,7 +62,9 @@ class PlausibleUrlRecognizer(UrlRecognizer):
     with "www", has a path, or is a lower-case host whose name before the top-level domain
     has at least `MIN_BARE_HOST` characters ("uniklinik-ulm.de").
     Punctuation that ends the sentence after a path ("…/radiologie,") and the quotes of a
-    quoted URL (`href="https://…"`) are left out.
+    quoted URL (`href="https://…"`) are left out. A URL with a scheme or starting with "www."
+    is as unambiguous as an e-mail address and scores `CERTAIN`, so that it replaces an
+    entity the NER gave another label ("www.klinik.de" read as a user name or a city).
     """
 
     MIN_BARE_HOST = 4
@@ -75,7 +79,15 @@ class PlausibleUrlRecognizer(UrlRecognizer):
             match = text[result.start:result.end]
             result.start += len(match) - len(match.lstrip("\"'"))
             result.end = result.start + len(text[result.start:result.end].rstrip(".,;:!?\"'"))
+            if unambiguous_url(text[result.start:result.end]):
+                result.score = CERTAIN
         return results
+
+
+def unambiguous_url(text: str) -> bool:
+    """Whether `text` has a scheme or starts with "www.": no abbreviation or name has that."""
+    lowered = text.lower()
+    return "://" in lowered or lowered.startswith("www.")
 
 
 def plausible_url(text: str, min_bare_host: int) -> bool:
