@@ -200,6 +200,13 @@ def test_a_url_with_scheme_or_www_replaces_a_ner_guess(url, label):
     assert ents(doc) == [(url, label)]
 
 
+def test_a_login_replaces_a_ner_guess_and_a_reference_mark_does_not():
+    login = with_ner(pipeline("ru"), "Подписан ЭП: golovanov_is\n", "golovanov_is", "LOCATION_ZIP")
+    assert ents(login) == [("golovanov_is", "NAME_USERNAME")]
+    mark = with_ner(pipeline("fr"), "Dr Roux\nEM/sd\n", "EM", "NAME_USERNAME")
+    assert ents(mark) == [("EM", "NAME_USERNAME")]
+
+
 def test_non_overlapping_entities_are_kept(pl_nlp):
     doc = with_ner(pl_nlp, "Jan Kowalski, tel. 52 585 42 23", "Jan Kowalski", "NAME_PATIENT")
     assert ents(doc) == [("Jan Kowalski", "NAME_PATIENT"), ("52 585 42 23", "CONTACT_PHONE")]

@@ -25,6 +25,11 @@ before a dash or a wider gap:
   letters and digits, perhaps joined by `.`, `_` or `-` ("hablm", "front.desk3"): the
   login of the user who typed it. In Latin-script languages such a field value is as often
   an ordinary word ("Allergies: none"), so there it needs a name (`deid_user_names`).
+
+Signs, logins and dotted initials are one word that nothing else has, so they score
+`CERTAIN` and take the place of an NER entity of another label on the same text
+("golovanov_is" read as a postal code). A reference mark keeps the usual score: annotators
+mark "EM/sd" whole or as two signs, and an NER that found one part keeps it.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from presidio_analyzer import Pattern, PatternRecognizer
 
 from spacy_deid.lang.casing import has_case
 from spacy_deid.lang.profile import language_profile
-from spacy_deid.presidio.recognizers.common import MEDIUM, own_recognizer
+from spacy_deid.presidio.recognizers.common import CERTAIN, MEDIUM, own_recognizer
 from spacy_deid.schema import DICTATION_SIGN_ENTITY
 
 SIGN = r"(?<![\w.])\p{Lu}\p{Ll}{2}\p{Lu}\.(?!\w)"
@@ -56,15 +61,15 @@ def dictation_sign_patterns(lang: str) -> list[Pattern]:
     """Dictation signs, reference marks at a line's end and login names with an underscore,
     and as field values, initials of a caseless script and Latin logins in a language of
     another script (see the module docstring), each trusted as a NAME_USERNAME without a
-    context word."""
-    patterns = [Pattern("dictation sign", SIGN, MEDIUM),
+    context word; all but the reference marks certain."""
+    patterns = [Pattern("dictation sign", SIGN, CERTAIN),
                 Pattern("reference mark", REFERENCE_MARK, MEDIUM),
-                Pattern("login name", LOGIN_NAME, MEDIUM)]
+                Pattern("login name", LOGIN_NAME, CERTAIN)]
     profile = language_profile(lang)
     if not has_case(profile.alphabet[0]):
-        patterns.append(Pattern("dotted initials", DOTTED_INITIALS, MEDIUM))
+        patterns.append(Pattern("dotted initials", DOTTED_INITIALS, CERTAIN))
     if profile.script != "latin":
-        patterns.append(Pattern("latin login", LATIN_LOGIN, MEDIUM))
+        patterns.append(Pattern("latin login", LATIN_LOGIN, CERTAIN))
     return patterns
 
 
