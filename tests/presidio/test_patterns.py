@@ -200,11 +200,15 @@ def test_a_url_with_scheme_or_www_replaces_a_ner_guess(url, label):
     assert ents(doc) == [(url, label)]
 
 
-def test_a_login_replaces_a_ner_guess_and_a_reference_mark_does_not():
+def test_a_login_replaces_a_ner_guess_and_a_reference_mark_or_field_value_does_not():
     login = with_ner(pipeline("ru"), "Подписан ЭП: golovanov_is\n", "golovanov_is", "LOCATION_ZIP")
     assert ents(login) == [("golovanov_is", "NAME_USERNAME")]
     mark = with_ner(pipeline("fr"), "Dr Roux\nEM/sd\n", "EM", "NAME_USERNAME")
     assert ents(mark) == [("EM", "NAME_USERNAME")]
+    # a Latin field value may be a web host: the NER's URL stays
+    host = with_ner(pipeline("fa"), "وب‌سایت: mehregan-hospital.ir\n", "mehregan-hospital.ir",
+                    "CONTACT_URL")
+    assert ents(host) == [("mehregan-hospital.ir", "CONTACT_URL")]
 
 
 def test_non_overlapping_entities_are_kept(pl_nlp):

@@ -26,10 +26,12 @@ before a dash or a wider gap:
   login of the user who typed it. In Latin-script languages such a field value is as often
   an ordinary word ("Allergies: none"), so there it needs a name (`deid_user_names`).
 
-Signs, logins and dotted initials are one word that nothing else has, so they score
-`CERTAIN` and take the place of an NER entity of another label on the same text
-("golovanov_is" read as a postal code). A reference mark keeps the usual score: annotators
-mark "EM/sd" whole or as two signs, and an NER that found one part keeps it.
+Dictation signs, login names with an underscore and dotted initials are one word that
+nothing else has, so they score `CERTAIN` and take the place of an NER entity of another
+label on the same text ("golovanov_is" read as a postal code). A reference mark keeps the
+usual score (annotators mark "EM/sd" whole or as two signs, and an NER that found one part
+keeps it), and so does a Latin login as a field value, which may be a web host
+("mehregan-hospital.ir") that the NER rightly took for a URL.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ def dictation_sign_patterns(lang: str) -> list[Pattern]:
     """Dictation signs, reference marks at a line's end and login names with an underscore,
     and as field values, initials of a caseless script and Latin logins in a language of
     another script (see the module docstring), each trusted as a NAME_USERNAME without a
-    context word; all but the reference marks certain."""
+    context word; signs, logins with an underscore and dotted initials certain."""
     patterns = [Pattern("dictation sign", SIGN, CERTAIN),
                 Pattern("reference mark", REFERENCE_MARK, MEDIUM),
                 Pattern("login name", LOGIN_NAME, CERTAIN)]
@@ -69,7 +71,7 @@ def dictation_sign_patterns(lang: str) -> list[Pattern]:
     if not has_case(profile.alphabet[0]):
         patterns.append(Pattern("dotted initials", DOTTED_INITIALS, CERTAIN))
     if profile.script != "latin":
-        patterns.append(Pattern("latin login", LATIN_LOGIN, CERTAIN))
+        patterns.append(Pattern("latin login", LATIN_LOGIN, MEDIUM))
     return patterns
 
 
