@@ -23,7 +23,7 @@ before a dash or a wider gap:
   abbreviations ("أ.د.", "ص.ب 1587");
 * in a language not written in Latin letters, a word of three or more lower-case Latin
   letters and digits, perhaps joined by `.`, `_` or `-` ("hablm", "front.desk3"): the
-  login of the user who typed it. In Latin-script languages such a field value is as often
+  login of the user who typed it. In Latin-script languages such a field value is mostly
   an ordinary word ("Allergies: none"), so there it needs a name (`deid_user_names`).
 
 Dictation signs, login names with an underscore and dotted initials are one word that
