@@ -18,7 +18,7 @@ Two more shapes are signs only as the value of a field ("Typed: ...", "كتاب�
 "Исп.: ..."), right after a colon (or a dash, for initials) and last on their line or
 before a dash or a wider gap:
 
-* in a script without case, initials with dots between them ("م.ح", "ع.ف.ش",
+* in Arabic script, which has no case, initials with dots between them ("م.ح", "ع.ف.ش",
   "ر.س.ح/م.ع"); with a dot at the end or a number after them they are titles and
   abbreviations ("أ.د.", "ص.ب 1587");
 * in a language not written in Latin letters, a word of three or more lower-case Latin
@@ -38,8 +38,8 @@ from __future__ import annotations
 
 from presidio_analyzer import Pattern, PatternRecognizer
 
-from spacy_deid.lang.casing import has_case
 from spacy_deid.lang.profile import language_profile
+from spacy_deid.lang.spelling import ARABIC_SCRIPT_LANGUAGES
 from spacy_deid.presidio.recognizers.common import CERTAIN, MEDIUM, own_recognizer
 from spacy_deid.schema import DICTATION_SIGN_ENTITY
 
@@ -51,7 +51,7 @@ LOGIN_NAME = r"(?<![\w.@/-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w@/-]|\.\w)"
 AFTER_COLON = r"(?<=:[ \t]{1,3})"
 AFTER_COLON_OR_DASH = r"(?<=[:–—][ \t]{1,3})"
 FIELD_VALUE_END = r"(?=[ \t]*$|[ \t]+[–—-]|[ \t]{2,})"
-# Initials of a caseless script: letters (no Latin, no digit) with a dot between each two.
+# Initials in a script without case: letters (no Latin, no digit), a dot between each two.
 CASELESS_LETTER = r"[^\W\d_\p{Latin}]"
 DOTTED_INITIALS = (AFTER_COLON_OR_DASH + rf"{CASELESS_LETTER}(?:\.{CASELESS_LETTER}){{1,3}}"
                    rf"(?:/{CASELESS_LETTER}(?:\.{CASELESS_LETTER}){{0,3}}){{0,2}}"
@@ -61,16 +61,15 @@ LATIN_LOGIN = (AFTER_COLON + r"(?!www\.)[a-z][a-z0-9]{2,}(?:[._-][a-z0-9]+)*" + 
 
 def dictation_sign_patterns(lang: str) -> list[Pattern]:
     """Dictation signs, reference marks at a line's end and login names with an underscore,
-    and as field values, initials of a caseless script and Latin logins in a language of
+    and as field values, initials in Arabic script and Latin logins in a language of
     another script (see the module docstring), each trusted as a NAME_USERNAME without a
     context word; signs, logins with an underscore and dotted initials certain."""
     patterns = [Pattern("dictation sign", SIGN, CERTAIN),
                 Pattern("reference mark", REFERENCE_MARK, MEDIUM),
                 Pattern("login name", LOGIN_NAME, CERTAIN)]
-    profile = language_profile(lang)
-    if not has_case(profile.alphabet[0]):
+    if lang in ARABIC_SCRIPT_LANGUAGES:
         patterns.append(Pattern("dotted initials", DOTTED_INITIALS, CERTAIN))
-    if profile.script != "latin":
+    if language_profile(lang).script != "latin":
         patterns.append(Pattern("latin login", LATIN_LOGIN, MEDIUM))
     return patterns
 
