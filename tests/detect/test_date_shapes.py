@@ -1,8 +1,12 @@
-"""deid_date_shapes: DATE entities that cannot be dates become IDs."""
+"""deid_date_shapes: DATE entities that cannot be dates become IDs or are dropped."""
 
 import pytest
 
-from spacy_deid.detect.date_shapes import is_code_not_date, is_lettered_code
+from spacy_deid.detect.date_shapes import (
+    is_code_not_date,
+    is_lettered_code,
+    names_no_day,
+)
 from tests.annotated_docs import annotated, blank
 
 
@@ -38,6 +42,29 @@ def test_codes_of_letters_and_digits_or_a_long_digit_group_are_not_dates(lang, t
     ("en", "Monday")])
 def test_dates_with_month_names_numerals_ordinals_or_era_marks_are_dates(lang, text):
     assert not is_lettered_code(text, lang)
+
+
+@pytest.mark.parametrize("text", ["20/20", "14/15", "20 / 25", "15.38", "۲۰/۱۶", "12:14:02",
+                                  "8:05", "23:59"])
+def test_pairs_of_numbers_above_twelve_and_times_of_day_name_no_day(text):
+    assert names_no_day(text)
+
+
+@pytest.mark.parametrize("text", ["12/10", "4/5", "03/33", "31.12", "11/50", "14/15/16",
+                                  "120/80", "20/20/2024", "14-15", "24:10", "12:14:02 2024"])
+def test_a_day_month_or_year_pair_and_other_shapes_may_name_a_day(text):
+    assert not names_no_day(text)
+
+
+def test_a_pair_no_calendar_reads_and_a_time_are_dropped_and_a_date_of_two_numbers_stays():
+    text = "Visus 20/20, Tensio 14/15 mmHg um 12:14, Kontrolle 12/10."
+    found = relabelled(text, [("20/20", "DATE"), ("14/15", "DATE"), ("12:14", "DATE"),
+                              ("12/10", "DATE")])
+    assert found == [("12/10", "DATE")]
+
+
+def test_a_pair_labelled_otherwise_keeps_its_entity():
+    assert relabelled("Zimmer 14/15", [("14/15", "ID")]) == [("14/15", "ID")]
 
 
 def test_a_code_taken_for_a_date_becomes_an_id_that_joins_the_id_it_touches():

@@ -14,7 +14,12 @@ language's month names, Roman numerals and a closing era or year mark of up to t
 ("2024-115903"). Such a DATE entity becomes an ID. A DATE or AGE entity that is only
 part of such a word, the rest of which holds a digit too, becomes an ID as well (the
 tokenizer cuts "23-44871" into three tokens, and an NER may take "23" for an age).
-Nothing is learned: no annotated date or age in the corpus has either shape or lies in
+Two numbers of one or two digits joined by "/" or "." that are both above 12 ("20/20" of a
+visual acuity, a pressure of "14/15", the time "15.38") read as no day and month, month and
+day or month and year, and a time of day with a colon ("12:14:02") names no day: such a
+DATE entity is dropped, so that the anonymizer does not shift a measurement or a time as it
+shifts a date.
+Nothing is learned: no annotated PHI in the corpus has these shapes or lies in
 such a word, while IDs, phone numbers and postcodes do. Place it after the
 NERs, before the components that act on IDs (`deid_entity_bounds` then joins "RAD-" and
 "2024-115903").
@@ -43,6 +48,12 @@ DIGIT_RUN = re.compile(r"\d+")
 ROMAN_NUMERAL = re.compile(r"[IVXivx]+")
 # An era or year mark closing a date ("1446هـ", "2024م", "2024г").
 MAX_CLOSING_MARK = 2
+# Two numbers of one or two digits joined by a slash or a dot ("20/20", "14 / 15", "15.38").
+NUMBER_PAIR = re.compile(r"(\d{1,2}) ?[/.] ?(\d{1,2})\.?")
+# The highest month number: a date of two numbers has one of them at most this.
+LAST_MONTH = 12
+# A time of day: hours and minutes, perhaps seconds, joined by colons.
+TIME_OF_DAY = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?")
 
 
 def is_code_not_date(text: str, min_digits: int) -> bool:
@@ -76,9 +87,20 @@ def is_lettered_code(text: str, lang: str) -> bool:
     return any(not ROMAN_NUMERAL.fullmatch(run) for run in letters)
 
 
+def names_no_day(text: str) -> bool:
+    """Whether `text` is two numbers joined by "/" or "." that no calendar reads as a day and
+    month, a month and day or a month and year (both are above 12), or a time of day."""
+    text = normalize_digits(text)
+    if TIME_OF_DAY.fullmatch(text):
+        return True
+    match = NUMBER_PAIR.fullmatch(text)
+    return match is not None and min(int(match[1]), int(match[2])) > LAST_MONTH
+
+
 class DateShapes:
-    """Relabel the DATE and AGE entities that cannot be dates or ages as IDs (see the module
-    docstring)."""
+    """Relabel the DATE and AGE entities that cannot be dates or ages as IDs, and drop the
+    DATE entities that name no day: pairs of numbers no calendar reads, times of day (see the
+    module docstring)."""
 
     def __init__(self, name: str, lang: str, min_digits: int) -> None:
         self.name = name
@@ -112,6 +134,7 @@ class DateShapes:
         relabelled = [
             Span(doc, ent.start, ent.end, label="ID") if self.is_id(ent, taken) else ent
             for ent in ents
+            if not (ent.label_ == "DATE" and names_no_day(ent.text))
         ]
         if relabelled != ents:
             doc.ents = relabelled
