@@ -33,7 +33,6 @@ INVISIBLE = rf"{BIDI_MARKS}|{ZERO_WIDTH}"
 
 # Any one piece of markup or one such character.
 MARKUP = f"{TAG}|{ENTITY}|{CONTROL}|{INVISIBLE}"
-MARKUP_RE = re.compile(MARKUP)
 # Markup and white space at the start / at the end of a span.
 LEADING_RE = re.compile(rf"(?:{MARKUP}|{TAG_END}|\s)+")
 TRAILING_RE = re.compile(rf"(?:{MARKUP}|</?[A-Za-z][\w:.-]*|\s)+$")
