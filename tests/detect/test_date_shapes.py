@@ -63,6 +63,29 @@ def test_a_pair_no_calendar_reads_and_a_time_are_dropped_and_a_date_of_two_numbe
     assert found == [("12/10", "DATE")]
 
 
+@pytest.mark.parametrize(("lang", "text", "month", "year", "date"), [
+    ("de", "Termin erst Oktober\n2012.", "Oktober", "2012", "Oktober\n2012"),
+    ("pl", "w październiku 2012 r.", "październiku", "2012", "październiku 2012"),
+    ("ar", "في تشرين الأول\n2032", "تشرين الأول", "2032", "تشرين الأول\n2032"),
+    ("fa", "اکتبر ۲۰۱۲", "اکتبر", "۲۰۱۲", "اکتبر ۲۰۱۲")])
+def test_a_month_name_and_its_year_become_one_date(lang, text, month, year, date):
+    nlp = blank(lang)
+    component = nlp.add_pipe("deid_date_shapes")
+    doc = component(annotated(nlp, text, [(month, "DATE"), (year, "DATE")]))
+    assert [(e.text, e.label_) for e in doc.ents] == [(date, "DATE")]
+
+
+@pytest.mark.parametrize(("text", "entities"), [
+    ("Oktober\n\n2012", [("Oktober", "DATE"), ("2012", "DATE")]),
+    ("Oktober, 2012", [("Oktober", "DATE"), ("2012", "DATE")]),
+    ("12.10. 2012", [("12.10.", "DATE"), ("2012", "DATE")]),
+    ("Oktober 2012", [("Oktober", "DATE"), ("2012", "ID")]),
+    ("Montag 2012", [("Montag", "DATE"), ("2012", "DATE")])])
+def test_dates_apart_by_a_blank_line_or_a_comma_or_not_a_month_and_a_year_stay_apart(
+        text, entities):
+    assert relabelled(text, entities, lang="de") == entities
+
+
 def test_a_pair_labelled_otherwise_keeps_its_entity():
     assert relabelled("Zimmer 14/15", [("14/15", "ID")]) == [("14/15", "ID")]
 

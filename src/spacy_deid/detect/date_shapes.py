@@ -18,7 +18,9 @@ Two numbers of one or two digits joined by "/" or "." that are both above 12 ("2
 visual acuity, a pressure of "14/15", the time "15.38") read as no day and month, month and
 day or month and year, and a time of day with a colon ("12:14:02") names no day: such a
 DATE entity is dropped, so that the anonymizer does not shift a measurement or a time as it
-shifts a date.
+shifts a date. A month name and the year after it are one date, also across a line break
+("Oktober ⏎ 2012"): two such DATE entities are joined, so that the anonymizer shifts the
+date as a whole.
 Nothing is learned: no annotated PHI in the corpus has these shapes or lies in
 such a word, while IDs, phone numbers and postcodes do. Place it after the
 NERs, before the components that act on IDs (`deid_entity_bounds` then joins "RAD-" and
@@ -34,7 +36,7 @@ from spacy.tokens import Doc, Span
 
 from spacy_deid.anonymize.surrogates.dates import month_table
 from spacy_deid.detect.entities import span_tokens
-from spacy_deid.detect.entity_bounds import whole_code_word
+from spacy_deid.detect.entity_bounds import PARAGRAPH_BREAK, whole_code_word
 from spacy_deid.detect.id_cues import LONG_CODE
 from spacy_deid.lang import pipeline_language
 from spacy_deid.lang.scripts import LETTER_RUN
@@ -54,6 +56,7 @@ NUMBER_PAIR = re.compile(r"(\d{1,2}) ?[/.] ?(\d{1,2})\.?")
 LAST_MONTH = 12
 # A time of day: hours and minutes, perhaps seconds, joined by colons.
 TIME_OF_DAY = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?")
+YEAR = re.compile(r"\d{4}")
 
 
 def is_code_not_date(text: str, min_digits: int) -> bool:
@@ -97,10 +100,37 @@ def names_no_day(text: str) -> bool:
     return match is not None and min(int(match[1]), int(match[2])) > LAST_MONTH
 
 
+def is_month_name(text: str, lang: str) -> bool:
+    """Whether `text` is a month name of `lang` and nothing else."""
+    left = month_letters(text, lang)
+    return not any(char.isdigit() for char in text) and left != text and not LETTER_RUN.search(left)
+
+
+def month_and_year(first: Span, second: Span, lang: str) -> bool:
+    """Whether `first` is a month name and `second`, after nothing but white space within the
+    paragraph, a year: both DATE entities."""
+    between = first.doc.text[first.end_char:second.start_char]
+    return (first.label_ == second.label_ == "DATE" and not between.strip()
+            and PARAGRAPH_BREAK.search(between) is None
+            and YEAR.fullmatch(normalize_digits(second.text)) is not None
+            and is_month_name(first.text, lang))
+
+
+def join_months_and_years(ents: list[Span], lang: str) -> list[Span]:
+    """`ents` (in order) with each month name joined to the year right after it."""
+    joined: list[Span] = []
+    for ent in ents:
+        if joined and month_and_year(joined[-1], ent, lang):
+            joined[-1] = Span(ent.doc, joined[-1].start, ent.end, label="DATE")
+        else:
+            joined.append(ent)
+    return joined
+
+
 class DateShapes:
     """Relabel the DATE and AGE entities that cannot be dates or ages as IDs, and drop the
-    DATE entities that name no day: pairs of numbers no calendar reads, times of day (see the
-    module docstring)."""
+    DATE entities that name no day: pairs of numbers no calendar reads, times of day; join a
+    month name to its year (see the module docstring)."""
 
     def __init__(self, name: str, lang: str, min_digits: int) -> None:
         self.name = name
@@ -136,6 +166,7 @@ class DateShapes:
             for ent in ents
             if not (ent.label_ == "DATE" and names_no_day(ent.text))
         ]
+        relabelled = join_months_and_years(relabelled, self.lang)
         if relabelled != ents:
             doc.ents = relabelled
         return doc
