@@ -21,8 +21,10 @@ DATE entity is dropped, so that the anonymizer does not shift a measurement or a
 shifts a date. A month name and the year after it are one date, also across a line break
 ("Oktober ⏎ 2012"): two such DATE entities are joined, so that the anonymizer shifts the
 date as a whole.
-Nothing is learned: no annotated PHI in the corpus has these shapes or lies in
-such a word, while IDs, phone numbers and postcodes do. Place it after the
+Nothing is learned: no annotated date or age in the corpus has the shapes of a code or lies
+in such a word, while IDs, phone numbers and postcodes do; no annotated span of any label is
+a pair of numbers no calendar reads or a time of day; and an annotated month name with its
+year is one span. Place it after the
 NERs, before the components that act on IDs (`deid_entity_bounds` then joins "RAD-" and
 "2024-115903").
 """
@@ -56,6 +58,7 @@ NUMBER_PAIR = re.compile(r"(\d{1,2}) ?[/.] ?(\d{1,2})\.?")
 LAST_MONTH = 12
 # A time of day: hours and minutes, perhaps seconds, joined by colons.
 TIME_OF_DAY = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?")
+# A year after a month name.
 YEAR = re.compile(r"\d{4}")
 
 
