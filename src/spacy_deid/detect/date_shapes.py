@@ -42,7 +42,7 @@ from spacy_deid.detect.entity_bounds import PARAGRAPH_BREAK, whole_code_word
 from spacy_deid.detect.id_cues import LONG_CODE
 from spacy_deid.lang import pipeline_language
 from spacy_deid.lang.scripts import LETTER_RUN
-from spacy_deid.presidio.recognizers.common import normalize_digits
+from spacy_deid.presidio.recognizers.common import YEAR, normalize_digits
 
 # Digits in groups separated by single spaces.
 DIGIT_GROUPS = re.compile(r"\d+(?: \d+)*")
@@ -58,8 +58,8 @@ NUMBER_PAIR = re.compile(r"(\d{1,2}) ?[/.] ?(\d{1,2})\.?")
 LAST_MONTH = 12
 # A time of day: hours and minutes, perhaps seconds, joined by colons.
 TIME_OF_DAY = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?")
-# A year after a month name.
-YEAR = re.compile(r"\d{4}")
+# A year after a month name, as the date recognizers read years.
+FULL_YEAR = re.compile(YEAR)
 
 
 def is_code_not_date(text: str, min_digits: int) -> bool:
@@ -111,11 +111,11 @@ def is_month_name(text: str, lang: str) -> bool:
 
 def month_and_year(first: Span, second: Span, lang: str) -> bool:
     """Whether `first` is a month name and `second`, after nothing but white space within the
-    paragraph, a year: both DATE entities."""
+    paragraph, a year (1800–2099): both DATE entities."""
     between = first.doc.text[first.end_char:second.start_char]
     return (first.label_ == second.label_ == "DATE" and not between.strip()
             and PARAGRAPH_BREAK.search(between) is None
-            and YEAR.fullmatch(normalize_digits(second.text)) is not None
+            and FULL_YEAR.fullmatch(normalize_digits(second.text)) is not None
             and is_month_name(first.text, lang))
 
 
