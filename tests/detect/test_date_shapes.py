@@ -45,13 +45,15 @@ def test_dates_with_month_names_numerals_ordinals_or_era_marks_are_dates(lang, t
 
 
 @pytest.mark.parametrize("text", ["20/20", "14/15", "20 / 25", "15.38", "۲۰/۱۶", "12:14:02",
-                                  "8:05", "23:59"])
-def test_pairs_of_numbers_above_twelve_and_times_of_day_name_no_day(text):
+                                  "8:05", "23:59", "1-0-1", "1-1-1-0", "250-250-250",
+                                  "۵۰۰-۰-۵۰۰"])
+def test_pairs_above_twelve_times_of_day_and_medication_schemes_name_no_day(text):
     assert names_no_day(text)
 
 
 @pytest.mark.parametrize("text", ["12/10", "4/5", "03/33", "31.12", "11/50", "14/15/16",
-                                  "120/80", "20/20/2024", "14-15", "24:10", "12:14:02 2024"])
+                                  "120/80", "20/20/2024", "14-15", "24:10", "12:14:02 2024",
+                                  "10-10-10", "12-03-24"])
 def test_a_day_month_or_year_pair_and_other_shapes_may_name_a_day(text):
     assert not names_no_day(text)
 

@@ -16,17 +16,17 @@ part of such a word, the rest of which holds a digit too, becomes an ID as well 
 tokenizer cuts "23-44871" into three tokens, and an NER may take "23" for an age).
 Two numbers of one or two digits joined by "/" or "." that are both above 12 ("20/20" of a
 visual acuity, a pressure of "14/15", the time "15.38") read as no day and month, month and
-day or month and year, and a time of day with a colon ("12:14:02") names no day: such a
-DATE entity is dropped, so that the anonymizer does not shift a measurement or a time as it
+day or month and year, and a time of day with a colon ("12:14:02") or a medication scheme
+with a dose of 0 or of more than 31 ("1-0-1", "250-250-250") names no day: such a DATE
+entity is dropped, so that the anonymizer does not shift a measurement or a time as it
 shifts a date. A month name and the year after it are one date, also across a line break
 ("Oktober ⏎ 2012"): two such DATE entities are joined, so that the anonymizer shifts the
 date as a whole.
 Nothing is learned: no annotated date or age in the corpus has the shapes of a code or lies
 in such a word, while IDs, phone numbers and postcodes do; no annotated span of any label is
-a pair of numbers no calendar reads or a time of day; and an annotated month name with its
-year is one span. Place it after the
-NERs, before the components that act on IDs (`deid_entity_bounds` then joins "RAD-" and
-"2024-115903").
+a pair of numbers no calendar reads, a time of day or such a scheme; and an annotated month
+name with its year is one span. Place it after the NERs, before the components that act on
+IDs (`deid_entity_bounds` then joins "RAD-" and "2024-115903").
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from spacy_deid.detect.id_cues import LONG_CODE
 from spacy_deid.lang import pipeline_language
 from spacy_deid.lang.scripts import LETTER_RUN
 from spacy_deid.presidio.recognizers.common import YEAR, normalize_digits
+from spacy_deid.presidio.recognizers.phones import is_dose_scheme
 
 # Digits in groups separated by single spaces.
 DIGIT_GROUPS = re.compile(r"\d+(?: \d+)*")
@@ -58,6 +59,8 @@ NUMBER_PAIR = re.compile(r"(\d{1,2}) ?[/.] ?(\d{1,2})\.?")
 LAST_MONTH = 12
 # A time of day: hours and minutes, perhaps seconds, joined by colons.
 TIME_OF_DAY = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?")
+# The highest day number.
+LAST_DAY = 31
 # A year after a month name, as the date recognizers read years.
 FULL_YEAR = re.compile(YEAR)
 
@@ -95,10 +98,14 @@ def is_lettered_code(text: str, lang: str) -> bool:
 
 def names_no_day(text: str) -> bool:
     """Whether `text` is two numbers joined by "/" or "." that no calendar reads as a day and
-    month, a month and day or a month and year (both are above 12), or a time of day."""
+    month, a month and day or a month and year (both are above 12), a time of day, or a
+    medication scheme with a dose of 0 or doses above 31 (`1-0-1`, `250-250-250`)."""
     text = normalize_digits(text)
     if TIME_OF_DAY.fullmatch(text):
         return True
+    if is_dose_scheme(text):
+        doses = [int(dose) for dose in re.split("[-–]", text)]
+        return 0 in doses or min(doses) > LAST_DAY
     match = NUMBER_PAIR.fullmatch(text)
     return match is not None and min(int(match[1]), int(match[2])) > LAST_MONTH
 

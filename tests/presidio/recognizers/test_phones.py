@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import spacy
 
 from tests.presidio.recognizers.matching import matches
 
@@ -19,3 +20,38 @@ from tests.presidio.recognizers.matching import matches
 ])
 def test_a_number_after_a_phone_word_is_taken_whole(lang, text, expected):
     assert matches(lang, "DeidPhoneAfterCue", text) == expected
+
+
+@pytest.mark.parametrize(("lang", "text", "expected"), [
+    ("de", "Fax: +43(0)512 504-22334", ["+43(0)512 504-22334"]),  # "(0)" after a country code
+    ("uk", "Тел./факс: +380 532 61 28 04 / +380 532 61 28 05",
+     ["+380 532 61 28 04"]),  # a "+" after a slash starts another number
+    ("ar", "التليفون: 0122 613 5087", ["0122 613 5087"]),
+    ("fa", "نمابر: ۰۷۱-۳۶۲۱۸۸۰۴", ["۰۷۱-۳۶۲۱۸۸۰۴"]),
+])
+def test_country_codes_and_cue_words_of_phone_numbers(lang, text, expected):
+    assert matches(lang, "DeidPhoneAfterCue", text) == expected
+
+
+def phones_found(lang: str, text: str) -> list[str]:
+    """The phone and fax numbers `deid_presidio_patterns` finds, its threshold applied."""
+    nlp = spacy.blank(lang)
+    nlp.add_pipe("deid_presidio_patterns", config={"lang": lang})
+    return [ent.text for ent in nlp(text).ents if ent.label_ in ("CONTACT_PHONE", "CONTACT_FAX")]
+
+
+@pytest.mark.parametrize(("lang", "text", "expected"), [
+    # A bracket before the number that it does not close is left out; an area code's stays.
+    ("it", "la nipote (347 218 6650) è informata", ["347 218 6650"]),
+    ("de", "Rückruf unter (09621) 47 11 23", ["(09621) 47 11 23"]),
+    # Numbers of other countries of the language.
+    ("en", "Duty biochemist: 0117 496 0312", ["0117 496 0312"]),
+    ("ar", "رقم للرد: 0100 732 5816", ["0100 732 5816"]),
+    # Medication schemes are no phone numbers, in any numbering plan.
+    ("ar", "إيتوسوكسيميد 250-250-250 ملغ", []),
+    ("fr", "Éthosuximide 250-250-250 mg", []),
+    # A number with its country code wins over a year among its digits.
+    ("de", "Kontakt Pat.: +39 347 218 2031 (liegt vor).", ["+39 347 218 2031"]),
+])
+def test_phone_numbers_of_the_language_countries(lang, text, expected):
+    assert phones_found(lang, text) == expected
