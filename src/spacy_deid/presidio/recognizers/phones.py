@@ -1,10 +1,10 @@
 """Phone and fax numbers: Presidio's phone recognizer per locale, and numbers after a cue.
 
 Presidio's phone recognizer (python-phonenumbers) reads national numbers with the numbering
-plans of the countries where the language is spoken, but it and the NER often take only the
-first digit groups of a number written with spaces and slashes. The project's own "after a
-cue" pattern takes the whole run of digit groups after a phone or fax word, and is sure
-enough to replace the shorter spans.
+plans of the language's countries (`PHONE_REGIONS_BY_LANGUAGE`), but it and the NER often
+take only the first digit groups of a number written with spaces and slashes. The project's
+own "after a cue" pattern takes the whole run of digit groups after a phone or fax word, and
+is sure enough to replace the shorter spans.
 """
 
 from __future__ import annotations
