@@ -46,7 +46,7 @@ def fax_words(lang: str) -> list[str]:
 def without_unpaired_bracket(text: str, start: int, end: int) -> tuple[int, int]:
     """`start` and `end` without an opening bracket at the start, or a closing one at the end,
     that no bracket inside the match pairs: python-phonenumbers takes the bracket before a
-    number in brackets (`(0551 3 79 40 52)`) as that of an area code."""
+    number in brackets (`(0621 3 14 15 92)`) as that of an area code."""
     match = text[start:end]
     if match.startswith("(") and match.count("(") > match.count(")"):
         return start + 1, end
@@ -117,7 +117,7 @@ def phone_after_cue_patterns(lang: str) -> list[Pattern]:
     place of the shorter spans it covers."""
     words = sorted(set(phone_words(lang) + fax_words(lang)), key=lambda w: (-len(w), w))
     cue = "(?i:" + "|".join(re.escape(word) for word in words) + ")"
-    # A country code opens only the first group ("+43(0)333 775-84"); a "+" after a slash
+    # A country code opens only the first group ("+43(0)333 512-33"); a "+" after a slash
     # starts another number ("+380 532 61 28 04 / +380 532 61 28 05").
     first_group = r"\(?\+?\d[\d)]*(?:\(0\)\d*)?"
     group = r"\(?\d[\d)]*"
