@@ -43,7 +43,7 @@ from spacy_deid.detect.id_cues import LONG_CODE
 from spacy_deid.lang import pipeline_language
 from spacy_deid.lang.scripts import LETTER_RUN
 from spacy_deid.presidio.recognizers.common import YEAR, normalize_digits
-from spacy_deid.presidio.recognizers.phones import is_dose_scheme
+from spacy_deid.presidio.recognizers.phones import is_dose_scheme, scheme_doses
 
 # Digits in groups separated by single spaces.
 DIGIT_GROUPS = re.compile(r"\d+(?: \d+)*")
@@ -104,7 +104,7 @@ def names_no_day(text: str) -> bool:
     if TIME_OF_DAY.fullmatch(text):
         return True
     if is_dose_scheme(text):
-        doses = [int(dose) for dose in re.split("[-–]", text)]
+        doses = [int(dose) for dose in scheme_doses(text)]
         return 0 in doses or min(doses) > LAST_DAY
     match = NUMBER_PAIR.fullmatch(text)
     return match is not None and min(int(match[1]), int(match[2])) > LAST_MONTH

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-import spacy
 
 from tests.presidio.recognizers.matching import matches
+from tests.presidio.test_patterns import ents, pipeline
 
 
 @pytest.mark.parametrize(("lang", "text", "expected"), [
@@ -35,9 +35,8 @@ def test_country_codes_and_cue_words_of_phone_numbers(lang, text, expected):
 
 def phones_found(lang: str, text: str) -> list[str]:
     """The phone and fax numbers `deid_presidio_patterns` finds, its threshold applied."""
-    nlp = spacy.blank(lang)
-    nlp.add_pipe("deid_presidio_patterns", config={"lang": lang})
-    return [ent.text for ent in nlp(text).ents if ent.label_ in ("CONTACT_PHONE", "CONTACT_FAX")]
+    return [entity for entity, label in ents(pipeline(lang)(text))
+            if label in ("CONTACT_PHONE", "CONTACT_FAX")]
 
 
 @pytest.mark.parametrize(("lang", "text", "expected"), [

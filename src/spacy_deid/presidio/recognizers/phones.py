@@ -55,23 +55,30 @@ def without_unpaired_bracket(text: str, start: int, end: int) -> tuple[int, int]
     return start, end
 
 
+# Doses for three or four times a day, joined by hyphens ("1-0-1", "250-250-250").
 DOSE_SCHEME = re.compile(r"\d{1,4}(?:[-–]\d{1,4}){2,3}")
+DOSE_SEPARATOR = re.compile("[-–]")
+# An area code in brackets at the start of a number, perhaps with its country code.
+BRACKETED_AREA_CODE = re.compile(r"\(\+?\d+\)")
+
+
+def scheme_doses(number: str) -> list[str]:
+    """The doses of a number written as a medication scheme (`DOSE_SCHEME`), else none."""
+    return DOSE_SEPARATOR.split(number) if DOSE_SCHEME.fullmatch(number) else []
 
 
 def is_dose_scheme(number: str) -> bool:
-    """Whether a number is a medication scheme, doses for three or four times a day joined
-    by hyphens, with a dose of 0 or the same dose each time (`1-0-1`, `250-250-250`,
-    `1-1-1-0`): numbering plans take some of them for phone numbers."""
-    if DOSE_SCHEME.fullmatch(number) is None:
-        return False
-    doses = re.split("[-–]", number)
-    return "0" in doses or len(set(doses)) == 1
+    """Whether a number is a medication scheme with a dose of 0 or the same dose each time
+    (`1-0-1`, `250-250-250`, `1-1-1-0`): numbering plans take some of them for phone
+    numbers."""
+    doses = scheme_doses(number)
+    return bool(doses) and ("0" in doses or len(set(doses)) == 1)
 
 
 def marks_its_area(number: str) -> bool:
     """Whether a number is written with its country code (`+39 347 ...`) or its area code in
     brackets (`(0362) 22-03-12`): forms no date, dose or measurement takes."""
-    return number.startswith("+") or re.match(r"\(\+?\d+\)", number) is not None
+    return number.startswith("+") or BRACKETED_AREA_CODE.match(number) is not None
 
 
 class LocalePhoneRecognizer(PhoneRecognizer):
