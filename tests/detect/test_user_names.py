@@ -77,6 +77,16 @@ def test_existing_entities_win_and_people_without_two_words_are_skipped():
         ("kbrandauer", "ID"), ("kbrandauer", "NAME_USERNAME")]
 
 
+def test_a_login_takes_the_place_of_its_role_read_as_a_title():
+    nlp = pipeline("tr")
+    text = "Raporu yazan: Prof. Dr. Cem Yalınkaya\nOnay: PROF-cyalinkaya – 12.03.2024"
+    doc = with_entities(nlp, text, [("Prof. Dr.", "NAME_TITLE"),
+                                    ("Cem Yalınkaya", "NAME_DOCTOR"), ("PROF", "NAME_TITLE")])
+    assert [(e.text, e.label_) for e in doc.ents] == [
+        ("Prof. Dr.", "NAME_TITLE"), ("Cem Yalınkaya", "NAME_DOCTOR"),
+        ("PROF-cyalinkaya", "NAME_USERNAME")]
+
+
 @pytest.mark.parametrize("config", [{"min_whole": 1}, {"window": -1}])
 def test_bad_settings_are_refused(config):
     with pytest.raises(ValueError, match="deid_user_names"):

@@ -15,7 +15,9 @@ spelt by its first `min_shortened` letters or more ("anordq" for Abby Nordquist)
 without capitals. Names in any script are spelt in Latin letters as
 `spacy_deid.lang.romanize` allows. An ordinary word that happens to spell a named person's
 initial and surname ("brain" where a "B. Rain" is named) is taken for a login too: a
-false alarm costs less than a leak. Existing entities always win; new spans only fill gaps.
+false alarm costs less than a leak. Existing entities win, except a title that is the role
+in front of a login ("PROF" of "PROF-htarhan" read as NAME_TITLE): the login takes its place.
+Otherwise new spans only fill gaps.
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ from functools import cache
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from spacy_deid.detect.entities import add_entities, entity_tokens
+from spacy_deid.detect.entities import entity_tokens, span_tokens
 from spacy_deid.lang.casing import has_case
 from spacy_deid.lang.romanize import initial_pattern, latin_pattern
 from spacy_deid.lang.scripts import LETTER_RUN
 from spacy_deid.schema import PERSON_LABELS
 
 LABEL = "NAME_USERNAME"
+TITLE = "NAME_TITLE"
 # A Latin word with optional separators and digits, not part of an e-mail address, a web
 # address or a path.
 LOGIN = re.compile(r"(?<![\w@/.\-])(?!www\.)[A-Za-z][A-Za-z0-9]*(?:[._\-][A-Za-z0-9]+)*"
@@ -183,7 +186,8 @@ class UserNames:
         any_whole = re.compile("|".join(sorted({
             pattern.pattern for _, words in people for word in words
             for pattern, whole in spellings(word) if whole})) or "(?!)")
-        taken = entity_tokens(doc)
+        titles = [ent for ent in doc.ents if ent.label_ == TITLE]
+        taken = entity_tokens(doc) - span_tokens(titles)
         found = []
         for match in LOGIN.finditer(doc.text):
             if len(match.group()) > MAX_LOGIN_LENGTH:
@@ -194,8 +198,16 @@ class UserNames:
             if self.is_login(doc, span, people, any_whole):
                 found.append(span)
                 taken.update(range(span.start, span.end))
-        add_entities(doc, found)
+        if found:
+            doc.ents = sorted([*entities_outside(doc.ents, found), *found],
+                              key=lambda span: span.start)
         return doc
+
+
+def entities_outside(entities: tuple[Span, ...], spans: list[Span]) -> list[Span]:
+    """The `entities` that overlap none of `spans`."""
+    inside = span_tokens(spans)
+    return [ent for ent in entities if inside.isdisjoint(range(ent.start, ent.end))]
 
 
 @Language.factory(

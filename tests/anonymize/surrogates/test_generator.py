@@ -122,3 +122,21 @@ def test_a_moved_age_keeps_its_digits():
     moved = session.surrogate(text="۴۹", label="AGE")
     assert moved != "۴۹" and all("۰" <= ch <= "۹" for ch in moved)
     assert session.surrogate(text="۹۶", label="AGE") == "۹۰+"
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_code_never_becomes_another_original_of_its_document(seed):
+    # a leading non-zero digit stays non-zero: with "2" to "8" taken, "9" can only become "1"
+    session = SurrogateGenerator(lang="de", seed=seed).new_document()
+    originals = [str(digit) for digit in range(2, 9)]
+    session.avoid([*originals, "9"])
+    assert session.surrogate(text="9", label="ID") == "1"
+
+
+def test_a_code_with_letters_avoids_the_words_of_other_originals():
+    session = SurrogateGenerator(lang="de", seed=0).new_document()
+    session.avoid(["Station 4B", "B7", "7"])
+    for _ in range(20):
+        new = session.surrogate(text="B7", label="ID")
+        assert new.lower() not in {"station", "4b", "b7", "7"}
+        session.memo.clear()

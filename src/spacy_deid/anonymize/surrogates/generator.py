@@ -37,6 +37,9 @@ AGE_NUMBER = re.compile(r"\d+")
 MAX_AGE_DIGITS = 3
 
 SHAPE_LABELS = frozenset({"ID", "NAME_USERNAME", "LOCATION_ZIP", "OTHER"})
+WORD = re.compile(r"\w+")
+# Same-shape surrogates drawn at most this many times to find one without an original's word.
+MAX_SHAPE_DRAWS = 100
 
 
 def group_age(text: str, over: int | None) -> str:
@@ -70,6 +73,7 @@ class DocumentSession:
         self.names = NameSurrogates(self.lang, self.rng, keyed)
         self.places = generator.places
         self.places.avoid = set()
+        self.original_words: set[str] = set()
         self.memo: dict[tuple[str, str], str] = {}
         self.city: str | None = None
 
@@ -80,6 +84,7 @@ class DocumentSession:
         words = {w for text in lowered for w in text.split() if len(w) >= 3}
         self.names.avoid = lowered | words
         self.places.avoid = lowered | words
+        self.original_words = {w for text in lowered for w in WORD.findall(text)}
 
     def _rng_for(self, kind: str, text: str) -> random.Random:
         key = self.secret_key
@@ -113,7 +118,7 @@ class DocumentSession:
         if label == "AGE":
             return self.age(text, rng)
         if label in SHAPE_LABELS:
-            return shape_surrogate(text, rng)
+            return self.shape(text, rng)
         if label in ("CONTACT_PHONE", "CONTACT_FAX"):
             return phone_surrogate(text, rng)
         if label == "LOCATION_CITY":
@@ -135,6 +140,17 @@ class DocumentSession:
         if label == "LOCATION_HOSPITAL":
             return places.hospital(text, self._document_city(), rng)
         return places.organization(text, self._document_city(), rng)
+
+    def shape(self, text: str, rng: random.Random) -> str:
+        """A same-shape surrogate with no word that is a word of an original of the
+        document (see `avoid`): a bed "3" must not become "2" where ward "2" was replaced,
+        or the ward's number stands in the text again."""
+        new = shape_surrogate(text, rng)
+        for _ in range(MAX_SHAPE_DRAWS - 1):
+            if self.original_words.isdisjoint(WORD.findall(new.lower())):
+                break
+            new = shape_surrogate(text, rng)
+        return new
 
     def age(self, text: str, rng: random.Random) -> str:
         """An age moved by a small per-document amount (1-2 years), then grouped if set; an
