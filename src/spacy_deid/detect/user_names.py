@@ -23,13 +23,14 @@ Otherwise new spans only fill gaps.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from spacy_deid.detect.entities import entity_tokens, span_tokens
+from spacy_deid.detect.entities import entity_tokens, merge_entities, span_tokens
 from spacy_deid.lang.casing import has_case
 from spacy_deid.lang.romanize import initial_pattern, latin_pattern
 from spacy_deid.lang.scripts import LETTER_RUN
@@ -199,15 +200,13 @@ class UserNames:
                 found.append(span)
                 taken.update(range(span.start, span.end))
         if found:
-            doc.ents = sorted([*entities_outside(doc.ents, found), *found],
-                              key=lambda span: span.start)
+            doc.ents = merge_entities(doc.ents, found, only_titles_overlapped)
         return doc
 
 
-def entities_outside(entities: tuple[Span, ...], spans: list[Span]) -> list[Span]:
-    """The `entities` that overlap none of `spans`."""
-    inside = span_tokens(spans)
-    return [ent for ent in entities if inside.isdisjoint(range(ent.start, ent.end))]
+def only_titles_overlapped(login: Span, overlapping: Sequence[Span]) -> bool:
+    """Whether a login may take the place of the entities it overlaps: titles only."""
+    return all(ent.label_ == TITLE for ent in overlapping)
 
 
 @Language.factory(
