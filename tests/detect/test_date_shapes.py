@@ -119,6 +119,42 @@ def test_an_age_or_date_in_part_of_a_code_word_becomes_the_whole_code():
         ("12-03-2024", "DATE")]
 
 
+def test_an_age_or_date_that_touches_an_id_becomes_part_of_it():
+    nlp = blank("it")
+    nlp.add_pipe("deid_date_shapes")
+    nlp.add_pipe("deid_entity_bounds")
+    text = "Stanza 4B, campione HX-22-0193, letto 7 12.03.2024, 2019-2021."
+    doc = annotated(nlp, text, [("4", "AGE"), ("B", "ID"), ("HX-", "ID"), ("22-0193", "DATE"),
+                                ("7", "ID"), ("12.03.2024", "DATE"), ("2019", "DATE"),
+                                ("2021", "DATE")])
+    assert [t.text for t in doc[1:3]] == ["4", "B"]  # the tokenizer cuts "4B"
+    for _, component in nlp.pipeline:
+        doc = component(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [
+        ("4B", "ID"), ("HX-22-0193", "ID"), ("7", "ID"), ("12.03.2024", "DATE"),
+        ("2019", "DATE"), ("2021", "DATE")]
+
+
+@pytest.mark.parametrize(("lang", "text", "date", "whole"), [
+    ("fa", "پذیرش ۱۱ مرداد ۱۴۰۳ بود", "۱۱ مرداد", "۱۱ مرداد ۱۴۰۳"),
+    ("de", "Aufnahme am 3. August 2024.", "3. August", "3. August 2024"),
+])
+def test_a_date_that_ends_with_a_month_name_takes_the_year_after_it(lang, text, date, whole):
+    nlp = blank(lang)
+    component = nlp.add_pipe("deid_date_shapes")
+    doc = component(annotated(nlp, text, [(date, "DATE")]))
+    assert [(e.text, e.label_) for e in doc.ents] == [(whole, "DATE")]
+
+
+def test_a_year_in_another_entity_or_after_a_day_alone_stays_apart():
+    nlp = blank("de")
+    component = nlp.add_pipe("deid_date_shapes")
+    doc = component(annotated(nlp, "Am 3. August 2024 und am 3. 2024", [
+        ("3. August", "DATE"), ("2024", "ID"), ("3.", "DATE")]))
+    assert [(e.text, e.label_) for e in doc.ents] == [
+        ("3. August", "DATE"), ("2024", "ID"), ("3.", "DATE")]
+
+
 def test_a_long_number_taken_for_a_date_becomes_an_id():
     text = "Case: 215873409317, seen on 12.03.2024 and 2024 03 12."
     entities = [("215873409317", "DATE"), ("12.03.2024", "DATE"), ("2024 03 12", "DATE")]

@@ -91,6 +91,14 @@ def test_a_name_grows_left_over_a_known_first_name_an_initial_and_a_particle():
         ("von Ebersberg", "NAME_DOCTOR")]
 
 
+def test_a_particle_joins_before_a_surname_but_not_before_an_initial():
+    nlp = trained()
+    assert extent(nlp, "Befund von J. Abendroth.", [("Abendroth", "NAME_DOCTOR")]) == [
+        ("J. Abendroth", "NAME_DOCTOR")]
+    assert extent(nlp, "Befund: J. von Abendroth.", [("Abendroth", "NAME_DOCTOR")]) == [
+        ("J. von Abendroth", "NAME_DOCTOR")]
+
+
 def test_a_capitalised_word_that_is_no_known_name_does_not_join_from_the_left():
     # a sentence's first word, such as a relation word, is capitalised too
     assert extent(trained(), "Tochter Irina kam.", [("Irina", "NAME_RELATIVE")]) == [

@@ -83,6 +83,16 @@ def test_a_surname_before_an_initial_is_a_doctor_by_default():
         ("Hendlbein H.", "NAME_DOCTOR")]
 
 
+@pytest.mark.parametrize(("text", "name"), [
+    # a role word before an initial and a surname is not the name
+    ("Pflegekraft K. Adeyemi gab die Medikation.", "K. Adeyemi"),
+    # a known first name before a middle initial is
+    ("Befund: Holger M. Recklinghausen, Oberarzt", "Holger M. Recklinghausen"),
+])
+def test_an_initial_before_a_surname_opens_the_name(text, name):
+    assert found(trained(), text) == [(name, "NAME_DOCTOR")]
+
+
 def test_an_initial_the_tokenizer_splits_from_its_dot_counts():
     assert found(trained("pl", training=[]), "Ortoptystka: Handzlik H. MBA") == [
         ("Handzlik H.", "NAME_DOCTOR")]

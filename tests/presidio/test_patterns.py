@@ -82,6 +82,8 @@ def test_scores_are_recorded_on_spans(pl_nlp):
      [("041-2563412", "CONTACT_PHONE"), ("041-2563418", "CONTACT_FAX")]),
     ("it", "Codice fiscale RSSMRA85T10A562S, nato il 10/12/1985.",
      [("RSSMRA85T10A562S", "ID"), ("10/12/1985", "DATE")]),
+    # a Solar Hijri year after a month name
+    ("fa", "تاریخ پذیرش: ۱۱ مرداد ۱۴۰۳", [("۱۱ مرداد ۱۴۰۳", "DATE")]),
 ])
 def test_locale_formats(lang, text, expected):
     found = ents(pipeline(lang)(text))

@@ -13,19 +13,22 @@ language's month names, Roman numerals and a closing era or year mark of up to t
 "26/04/1446هـ"), or two or more digit groups of which one has five digits or more
 ("2024-115903"). Such a DATE entity becomes an ID. A DATE or AGE entity that is only
 part of such a word, the rest of which holds a digit too, becomes an ID as well (the
-tokenizer cuts "23-44871" into three tokens, and an NER may take "23" for an age).
+tokenizer cuts "23-44871" into three tokens, and an NER may take "23" for an age), and so
+does one that touches an ID ("4" of "4B", the "B" an ID).
 Two numbers of one or two digits joined by "/" or "." that are both above 12 ("20/20" of a
 visual acuity, a pressure of "14/15", the time "15.38") read as no day and month, month and
 day or month and year, and a time of day with a colon ("12:14:02") or a medication scheme
 with a dose of 0 or of more than 31 ("1-0-1", "250-250-250") names no day: such a DATE
 entity is dropped, so that the anonymizer does not shift a measurement or a time as it
 shifts a date. A month name and the year after it are one date, also across a line break
-("Oktober ⏎ 2012"): two such DATE entities are joined, so that the anonymizer shifts the
-date as a whole.
-Nothing is learned: no annotated date or age in the corpus has the shapes of a code or lies
-in such a word, while IDs, phone numbers and postcodes do; no annotated span of any label is
-a pair of numbers no calendar reads, a time of day or such a scheme; and an annotated month
-name with its year is one span. Place it after the NERs, before the components that act on
+("Oktober ⏎ 2012"): two such DATE entities are joined, and a DATE entity that ends with a
+month name takes the year after it that no entity holds ("۱۱ مرداد ۱۴۰۳"), so that the
+anonymizer shifts the date as a whole.
+Nothing is learned: no annotated date or age in the corpus has the shapes of a code, lies
+in such a word or touches another entity, while IDs, phone numbers and postcodes do; no
+annotated span of any label is a pair of numbers no calendar reads, a time of day or such a
+scheme; and an annotated month name with its year is one span, never a day and month without
+the year after them. Place it after the NERs, before the components that act on
 IDs (`deid_entity_bounds` then joins "RAD-" and "2024-115903").
 """
 
@@ -61,8 +64,9 @@ LAST_MONTH = 12
 TIME_OF_DAY = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?")
 # The highest day number.
 LAST_DAY = 31
-# A year after a month name, as the date recognizers read years.
-FULL_YEAR = re.compile(YEAR)
+# A year after a month name: as the date recognizers read years, or of the Hijri and Solar
+# Hijri calendars ("۱۱ مرداد ۱۴۰۳").
+FULL_YEAR = re.compile(rf"{YEAR}|1[34]\d\d")
 
 
 def is_code_not_date(text: str, min_digits: int) -> bool:
@@ -116,14 +120,39 @@ def is_month_name(text: str, lang: str) -> bool:
     return not any(char.isdigit() for char in text) and left != text and not LETTER_RUN.search(left)
 
 
-def month_and_year(first: Span, second: Span, lang: str) -> bool:
-    """Whether `first` is a month name and `second`, after nothing but white space within the
-    paragraph, a year (1800–2099): both DATE entities."""
+def is_year_after_month(first: Span, second: Span, lang: str) -> bool:
+    """Whether `first` ends with a month name and `second` is a year (`FULL_YEAR`) after
+    nothing but white space within the paragraph."""
     between = first.doc.text[first.end_char:second.start_char]
-    return (first.label_ == second.label_ == "DATE" and not between.strip()
-            and PARAGRAPH_BREAK.search(between) is None
+    return (not between.strip() and PARAGRAPH_BREAK.search(between) is None
             and FULL_YEAR.fullmatch(normalize_digits(second.text)) is not None
-            and is_month_name(first.text, lang))
+            and ends_with_month_name(first, lang))
+
+
+def ends_with_month_name(span: Span, lang: str) -> bool:
+    """Whether the last one, two or three tokens of `span` are a month name ("Juli",
+    "تشرين الأول")."""
+    return any(is_month_name(span[-n:].text, lang) for n in range(1, min(3, len(span)) + 1))
+
+
+def month_and_year(first: Span, second: Span, lang: str) -> bool:
+    """Whether `first` is a month name and `second` the year right after it (see
+    `is_year_after_month`): both DATE entities."""
+    return (first.label_ == second.label_ == "DATE" and is_month_name(first.text, lang)
+            and is_year_after_month(first, second, lang))
+
+
+def with_year_after(ent: Span, taken: set[int], lang: str) -> Span:
+    """A DATE entity that ends with a month name, grown over the year right after it where
+    that year is in no entity ("11 Mordad" + "1403")."""
+    doc = ent.doc
+    year = ent.end
+    while year < len(doc) and doc[year].is_space:
+        year += 1
+    if (ent.label_ != "DATE" or year >= len(doc) or year in taken
+            or not is_year_after_month(ent, doc[year:year + 1], lang)):
+        return ent
+    return Span(doc, ent.start, year + 1, label="DATE")
 
 
 def join_months_and_years(ents: list[Span], lang: str) -> list[Span]:
@@ -135,6 +164,19 @@ def join_months_and_years(ents: list[Span], lang: str) -> list[Span]:
         else:
             joined.append(ent)
     return joined
+
+
+def touching_ids(ents: list[Span]) -> set[int]:
+    """The indices of the entities (in text order) that an ID touches, with no character
+    between them: pieces of one code that the NERs labelled apart ("4" + "B" of "4B")."""
+    touching = set()
+    for i, (first, second) in enumerate(zip(ents, ents[1:], strict=False)):
+        if first.end_char == second.start_char:
+            if second.label_ == "ID":
+                touching.add(i)
+            if first.label_ == "ID":
+                touching.add(i + 1)
+    return touching
 
 
 class DateShapes:
@@ -160,23 +202,27 @@ class DateShapes:
         return (any(char.isdigit() for text in rest for char in text)
                 and self.is_code(word.text))
 
-    def is_id(self, ent: Span, taken: set[int]) -> bool:
-        """Whether a DATE or AGE entity is an ID by its shape or the word it is part of."""
+    def is_id(self, ent: Span, taken: set[int], touches_id: bool) -> bool:
+        """Whether a DATE or AGE entity is an ID by its shape, the word it is part of, or an
+        ID it touches (`touches_id`)."""
         if ent.label_ == "DATE" and self.is_code(ent.text):
             return True
-        return ent.label_ in ("DATE", "AGE") and self.in_code_word(ent, taken)
+        return ent.label_ in ("DATE", "AGE") and (touches_id or self.in_code_word(ent, taken))
 
     def __call__(self, doc: Doc) -> Doc:
         ents = list(doc.ents)
         # whole_code_word grows over the tokens beside an entity, never its own, so the
         # tokens of every entity can be passed as taken
         taken = span_tokens(ents)
+        touching = touching_ids(ents)
         relabelled = [
-            Span(doc, ent.start, ent.end, label="ID") if self.is_id(ent, taken) else ent
-            for ent in ents
+            Span(doc, ent.start, ent.end, label="ID")
+            if self.is_id(ent, taken, i in touching) else ent
+            for i, ent in enumerate(ents)
             if not (ent.label_ == "DATE" and names_no_day(ent.text))
         ]
-        relabelled = join_months_and_years(relabelled, self.lang)
+        relabelled = [with_year_after(ent, taken, self.lang)
+                      for ent in join_months_and_years(relabelled, self.lang)]
         if relabelled != ents:
             doc.ents = relabelled
         return doc

@@ -19,7 +19,9 @@ component takes the person entities as found and
   capitalised abbreviation such as "MBA"; in a script without case, a word seen inside a
   person name in training) or an initial ("B.", which ends the name); before it, an
   initial ("M."), a learned particle, or a first name of the language (Faker's lists),
-  as a sentence's capitalised first word stands there as often ("Дочь Ирина"). A hyphen
+  as a sentence's capitalised first word stands there as often ("Дочь Ирина"); a particle
+  stands before a surname, never before an initial ("von" of "Befund von J. Abendroth" is a
+  preposition). A hyphen
   joins a name word to any name ("al-Masri", "Ebersberg-Hallwang"). A name grows to at
   most `max_tokens` tokens, and never from a script without case into one with case or
   back (a Latin drug name after an Arabic-script word).
@@ -211,8 +213,8 @@ class NameExtent(LearnedData):
             return None
         if not is_open or token.whitespace_ != " ":
             return None
-        if token.lower_ in self.particles:
-            return token.i
+        if token.lower_ in self.particles:  # between a first name and a surname, not
+            return token.i if initial_end(doc, start) is None else None  # before "J."
         if token.text == "." and start >= 2 and initial_end(doc, start - 2) == start:
             return start - 2 if start - 2 not in taken else None
         if initial_end(doc, token.i) == start:

@@ -282,13 +282,29 @@ class NameForms(LearnedData):
         return has_case(token.text) or is_next or self.is_known_name(token.text)
 
     def name_with_initial(self, doc: Doc, token: Token, taken: set[int]) -> Span | None:
-        """Name-like words that end with `token` and are followed by an initial."""
+        """Name-like words that end with `token` and are followed by an initial ("Hendlbein
+        H."). Where a surname follows the initial, the initial opens that name ("Pflegekraft
+        K. Adeyemi": "K. Adeyemi"), and the words before it join only as a known first name
+        ("Holger M. Recklinghausen")."""
         end = initial_end(doc, token.i + 1) if token.i + 1 < len(doc) else None
         if end is None or any(i in taken for i in range(token.i + 1, end)):
             return None
         start = self.surname_start(doc, token.i + 1, end, taken)
-        return None if start is None else Span(doc, start, end,
-                                               label=self.label_of(WITH_INITIAL))
+        if start is None:
+            return None
+        if self.is_surname_after_initial(doc, end, taken):
+            first_name = start == token.i and self.is_known_name(token.text)
+            start, end = (start if first_name else token.i + 1), end + 1
+        return Span(doc, start, end, label=self.label_of(WITH_INITIAL))
+
+    def is_surname_after_initial(self, doc: Doc, i: int, taken: set[int]) -> bool:
+        """Whether token `i`, one space after an initial, is a surname: a name-like word of
+        two or more letters that is no capitalised abbreviation ("MBA", "MD")."""
+        if i >= len(doc) or doc[i - 1].whitespace_ != " ":
+            return False
+        token = doc[i]
+        return (len(token) >= 2 and not (token.text.isupper() and len(token) <= 3)
+                and is_name_like(token, taken, self.ordinary_words))
 
     def with_surname_by_initial(self, ent: Span, taken: set[int]) -> Span:
         """A person entity that begins with an initial, grown to the surname before it

@@ -12,6 +12,9 @@ from tests.presidio.test_patterns import ents, pipeline
     ("de", "Die Tochter ist unter Tel. 0 96 21 / 4 71 12 erreichbar.", ["0 96 21 / 4 71 12"]),
     ("de", "Ehemann (Tel. 0171-23 45 678) informiert.", ["0171-23 45 678"]),
     ("de", "Telefon: (09621) 47 11 23, Fax 09621/4712", ["(09621) 47 11 23", "09621/4712"]),
+    # A bracket around the whole number stays outside it.
+    ("en", "Spoke with the son on the phone (07700 900461).", ["07700 900461"]),
+    ("de", "Rückruf Tel. (0171 2345678) erbeten", ["0171 2345678"]),
     ("de", "mobil 3 Tage nach der Operation", []),  # fewer than three digits
     ("de", "Tel. 12.03.2024", []),  # a date is no run of digit groups
     ("pl", "tel. 52 585 42 23, faks: 52 585 43 38", ["52 585 42 23", "52 585 43 38"]),

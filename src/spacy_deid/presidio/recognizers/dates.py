@@ -37,7 +37,9 @@ def _month_alternation(lang: str) -> str:
 def date_patterns(lang: str) -> list[Pattern]:
     """Numeric and month-name date formats of `lang`'s locale, with their scores."""
     month_name = _month_alternation(lang)
-    year_or_short = rf"(?:{YEAR}|'?{YEAR2})"
+    # After a month name, Persian writes Solar Hijri years too ("۱۱ مرداد ۱۴۰۳").
+    named_year = rf"(?:{YEAR}|1[34]\d\d)" if lang == "fa" else YEAR
+    year_or_short = rf"(?:{named_year}|'?{YEAR2})"
     # Russian writes "13 июля 2025 г."; the annotations keep the "г." with month-name dates.
     year_mark = r"(?:\s?г\.)?" if lang == "ru" else ""
     patterns = [
@@ -59,7 +61,7 @@ def date_patterns(lang: str) -> list[Pattern]:
                 rf"\s+{YEAR}(?!\w)", STRONG),
         Pattern("month-name day", rf"(?<!\w){month_name}\s+{DAY}(?:st|nd|rd|th)?(?!\w)",
                 MEDIUM),
-        Pattern("month-name year", rf"(?<!\w){month_name}\s+{YEAR}{year_mark}(?!\w)",
+        Pattern("month-name year", rf"(?<!\w){month_name}\s+{named_year}{year_mark}(?!\w)",
                 STRONG),
         Pattern("month-name short year", rf"(?<!\w){month_name}\s+'?{YEAR2}(?!\w)", MEDIUM),
         Pattern("month name alone", rf"(?<!\w){month_name}(?!\w)", WEAK),

@@ -125,12 +125,14 @@ def phone_after_cue_patterns(lang: str) -> list[Pattern]:
     words = sorted(set(phone_words(lang) + fax_words(lang)), key=lambda w: (-len(w), w))
     cue = "(?i:" + "|".join(re.escape(word) for word in words) + ")"
     # A country code opens only the first group ("+43(0)333 512-33"); a "+" after a slash
-    # starts another number ("+380 532 61 28 04 / +380 532 61 28 05").
-    first_group = r"\(?\+?\d[\d)]*(?:\(0\)\d*)?"
+    # starts another number ("+380 532 61 28 04 / +380 532 61 28 05"). A bracket opens the
+    # number only where it closes its area code ("(09621) 47 11 23"); one around the whole
+    # number ("phone (07700 900461)") stays outside.
+    first_group = r"(?:\(\+?\d+\)\d*|\+?\d[\d)]*)(?:\(0\)\d*)?"
     group = r"\(?\d[\d)]*"
     number = rf"{first_group}(?:(?:[ \t]?[/–-][ \t]?|[ \t])\(?{group}){{0,7}}"
     return [Pattern("number after a phone or fax word",
-                    rf"(?<=(?<!\w){cue}\.?(?:[ \t]?(?i:nr|no)\.?)?[ \t]?:?[ \t]{{0,3}})"
+                    rf"(?<=(?<!\w){cue}\.?(?:[ \t]?(?i:nr|no)\.?)?[ \t]?:?[ \t]{{0,3}}\(?)"
                     rf"(?=(?:[\d()+ \t/–-]*?\d){{3}}){number}(?<=\d)(?![.,:]?\d)",
                     CERTAIN)]
 
