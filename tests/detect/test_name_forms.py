@@ -88,6 +88,8 @@ def test_a_surname_before_an_initial_is_a_doctor_by_default():
     ("Pflegekraft K. Adeyemi gab die Medikation.", "K. Adeyemi"),
     # a known first name before a middle initial is
     ("Befund: Holger M. Recklinghausen, Oberarzt", "Holger M. Recklinghausen"),
+    # a title after the initial is no surname
+    ("Ärztin: Hendlbein H. Dr. med.", "Hendlbein H."),
 ])
 def test_an_initial_before_a_surname_opens_the_name(text, name):
     assert found(trained(), text) == [(name, "NAME_DOCTOR")]

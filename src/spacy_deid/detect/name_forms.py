@@ -51,6 +51,7 @@ from spacy.training import Example
 from spacy_deid.detect.entities import add_entities, entity_tokens
 from spacy_deid.detect.gold import reference_docs
 from spacy_deid.detect.learned_data import LearnedData
+from spacy_deid.detect.name_cues import medical_title_words
 from spacy_deid.detect.tokens import (
     ends_line,
     is_name_like,
@@ -132,6 +133,7 @@ class NameForms(LearnedData):
                                  f"({sorted(PERSON_LABELS)}), not {label!r}")
         self.name = name
         self.lang = validate_language(lang)
+        self.title_words = frozenset(word.rstrip(".") for word in medical_title_words(self.lang))
         self.max_tokens = max_tokens
         self.min_ordinary_count = min_ordinary_count
         self.faker_names = faker_names
@@ -299,11 +301,13 @@ class NameForms(LearnedData):
 
     def is_surname_after_initial(self, doc: Doc, i: int, taken: set[int]) -> bool:
         """Whether token `i`, one space after an initial, is a surname: a name-like word of
-        two or more letters that is no capitalised abbreviation ("MBA", "MD")."""
+        two or more letters that is no capitalised abbreviation ("MBA", "MD") and no title
+        of the language ("Brunelli B. Dott")."""
         if i >= len(doc) or doc[i - 1].whitespace_ != " ":
             return False
         token = doc[i]
         return (len(token) >= 2 and not (token.text.isupper() and len(token) <= 3)
+                and token.lower_.rstrip(".") not in self.title_words
                 and is_name_like(token, taken, self.ordinary_words))
 
     def with_surname_by_initial(self, ent: Span, taken: set[int]) -> Span:
