@@ -213,8 +213,9 @@ class NameExtent(LearnedData):
             return None
         if not is_open or token.whitespace_ != " ":
             return None
-        if token.lower_ in self.particles:  # between a first name and a surname, not
-            return token.i if initial_end(doc, start) is None else None  # before "J."
+        if token.lower_ in self.particles:
+            # a particle stands between a first name and a surname, never before "J."
+            return token.i if initial_end(doc, start) is None else None
         if token.text == "." and start >= 2 and initial_end(doc, start - 2) == start:
             return start - 2 if start - 2 not in taken else None
         if initial_end(doc, token.i) == start:

@@ -17,7 +17,9 @@ and are still plain to see, so a statistical model that misses them leaks them:
   lines are person names);
 * a name with an initial after it, as in signature columns ("Hendlbein H. MBA",
   "Бринзей Б.", "الصواف ب."): up to `max_tokens` - 1 name-like words before a
-  one-letter abbreviation. Where a model has already marked the initial alone as a
+  one-letter abbreviation; where a surname follows the initial, the initial opens that
+  name, and a word before it joins only as a known first name ("Pflegekraft K. Adeyemi"
+  gives "K. Adeyemi"). Where a model has already marked the initial alone as a
   person ("H."), that entity takes the surname before it ("Hendlbein H."), or, with no
   name word before it, the name word after it ("Dr. H. Müller", "دکتر ب. صفایی"):
   otherwise the anonymizer replaces the letter and leaves the surname.

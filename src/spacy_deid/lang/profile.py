@@ -55,10 +55,10 @@ class LanguageProfile:
     - `places`: real place names and templates ({city} and {n} are filled in) for `cities`,
       `states`, `streets`, `hospitals`, `organizations` and optionally `countries`, and
       `unit_words`: lower-case words for a ward, room, bed, theatre or clinic;
-    - `months`: month names per grammatical form, January first (a date is written back with
-      the same form of its new month); `month_patterns`: regular expressions for the month
-      names and abbreviations a date may be written with, matched case-insensitively
-      (`spacy_deid.presidio.recognizers.dates`);
+    - `months`: month names per grammatical form or calendar, its first month first (a date
+      is written back with the same form of its new month); `month_patterns`: regular
+      expressions for the month names and abbreviations a date may be written with, matched
+      case-insensitively (`spacy_deid.presidio.recognizers.dates`);
     - `age_cues`: regular expressions for the words that make a number an age, matched
       case-insensitively: `before` it (`aged`, `w wieku`) or `after` it (`-year-old`,
       `yaşında`); the plain words for `years` (`ans`, `лет`), which make an age only after a
