@@ -23,13 +23,15 @@ entity is dropped, so that the anonymizer does not shift a measurement or a time
 shifts a date. A month name and the year after it are one date, also across a line break
 ("Oktober ⏎ 2012"): two such DATE entities are joined, and a DATE entity that ends with a
 month name takes the year after it that no entity holds ("۱۱ مرداد ۱۴۰۳"), so that the
-anonymizer shifts the date as a whole.
+anonymizer shifts the date as a whole; an Arabic or Persian era mark written right after a
+date's last digit is part of it ("26/04/1446هـ").
 Nothing is learned: no annotated date or age in the corpus has the shapes of a code, lies
 in such a word or touches another entity, while IDs, phone numbers and postcodes do; no
 annotated span of any label is a pair of numbers no calendar reads, a time of day or such a
-scheme; and an annotated month name with its year is one span, never a day and month without
-the year after them. Place it after the NERs, before the components that act on
-IDs (`deid_entity_bounds` then joins "RAD-" and "2024-115903").
+scheme; an annotated month name with its year is one span, never a day and month without
+the year after them; and an era mark written right after a date is inside its span. Place it
+after the NERs, before the components that act on IDs (`deid_entity_bounds` then joins
+"RAD-" and "2024-115903").
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ import re
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from spacy_deid.anonymize.surrogates.dates import month_table
+from spacy_deid.anonymize.surrogates.dates import ERA_MARKS, month_table
 from spacy_deid.detect.entities import span_tokens
 from spacy_deid.detect.entity_bounds import PARAGRAPH_BREAK, whole_code_word
 from spacy_deid.detect.id_cues import LONG_CODE
@@ -166,6 +168,17 @@ def join_months_and_years(ents: list[Span], lang: str) -> list[Span]:
     return joined
 
 
+def with_era_mark(ent: Span, taken: set[int]) -> Span:
+    """A DATE entity grown over an era mark written right after its last digit ("1446" +
+    "هـ") that no entity holds."""
+    doc = ent.doc
+    mark = ent.end
+    if (ent.label_ != "DATE" or mark >= len(doc) or mark in taken or ent[-1].whitespace_
+            or not ent[-1].text[-1:].isdigit() or doc[mark].text not in ERA_MARKS):
+        return ent
+    return Span(doc, ent.start, mark + 1, label="DATE")
+
+
 def touching_ids(ents: list[Span]) -> set[int]:
     """The indices of the entities (in text order) that an ID touches, with no character
     between them: pieces of one code that the NERs labelled apart ("4" + "B" of "4B")."""
@@ -221,7 +234,7 @@ class DateShapes:
             for i, ent in enumerate(ents)
             if not (ent.label_ == "DATE" and names_no_day(ent.text))
         ]
-        relabelled = [with_year_after(ent, taken, self.lang)
+        relabelled = [with_era_mark(with_year_after(ent, taken, self.lang), taken)
                       for ent in join_months_and_years(relabelled, self.lang)]
         if relabelled != ents:
             doc.ents = relabelled

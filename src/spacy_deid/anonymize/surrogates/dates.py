@@ -75,6 +75,11 @@ class UnreadableDate(ValueError):
     """The text is not a date this module can read."""
 
 
+# The Hijri and Gregorian era marks that Arabic and Persian write right after a year
+# ("1446هـ", "2024م"): part of the date, kept as written.
+ERA_MARKS = frozenset({"هـ", "ه", "م"})
+
+
 @cache
 def month_table(
     lang: str,
@@ -87,10 +92,11 @@ def month_table(
             lookup.setdefault(name.lower(), (index + 1, kind))
     alternation = "|".join(re.escape(name) for name in sorted(lookup, key=len, reverse=True))
     letter = r"[^\W\d_]"
+    era = "|".join(sorted(ERA_MARKS, key=len, reverse=True))
     pattern = (
         re.compile(
             rf"(?<!{letter})(?P<month>{alternation})(?!{letter})|"
-            rf"(?P<num>\d+)(?P<ord>st|nd|rd|th|er|re|°|º)?(?!{letter})|"
+            rf"(?P<num>\d+)(?P<ord>st|nd|rd|th|er|re|°|º)?(?!(?!{era}){letter})|"
             r"(?P<lit>.)",
             re.IGNORECASE | re.DOTALL,
         )
