@@ -24,7 +24,7 @@ shifts a date. A month name and the year after it are one date, also across a li
 ("Oktober ⏎ 2012"): two such DATE entities are joined, and a DATE entity that ends with a
 month name takes the year after it that no entity holds ("۱۱ مرداد ۱۴۰۳"), so that the
 anonymizer shifts the date as a whole; an Arabic or Persian era mark written right after a
-date's last digit is part of it ("26/04/1446هـ").
+date's last digit is part of it ("14/09/1445هـ").
 Nothing is learned: no annotated date or age in the corpus has the shapes of a code, lies
 in such a word or touches another entity, while IDs, phone numbers and postcodes do; no
 annotated span of any label is a pair of numbers no calendar reads, a time of day or such a

@@ -289,7 +289,7 @@ class NameForms(LearnedData):
         """Name-like words that end with `token` and are followed by an initial ("Hendlbein
         H."). Where a surname follows the initial, the initial opens that name ("Pflegekraft
         K. Adeyemi": "K. Adeyemi"), and the words before it join only as a known first name
-        ("Holger M. Recklinghausen")."""
+        ("Tobias M. Wendelstein")."""
         end = initial_end(doc, token.i + 1) if token.i + 1 < len(doc) else None
         if end is None or any(i in taken for i in range(token.i + 1, end)):
             return None
@@ -304,7 +304,7 @@ class NameForms(LearnedData):
     def is_surname_after_initial(self, doc: Doc, i: int, taken: set[int]) -> bool:
         """Whether token `i`, one space after an initial, is a surname: a name-like word of
         two or more letters that is no capitalised abbreviation ("MBA", "MD") and no title
-        of the language ("Brunelli B. Dott")."""
+        of the language ("Kessler K. Dott")."""
         if i >= len(doc) or doc[i - 1].whitespace_ != " ":
             return False
         token = doc[i]
