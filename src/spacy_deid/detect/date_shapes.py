@@ -45,9 +45,10 @@ from spacy_deid.anonymize.surrogates.dates import ERA_MARKS, month_table
 from spacy_deid.detect.entities import span_tokens
 from spacy_deid.detect.entity_bounds import PARAGRAPH_BREAK, whole_code_word
 from spacy_deid.detect.id_cues import LONG_CODE
+from spacy_deid.detect.tokens import next_word
 from spacy_deid.lang import pipeline_language
 from spacy_deid.lang.scripts import LETTER_RUN
-from spacy_deid.presidio.recognizers.common import YEAR, normalize_digits
+from spacy_deid.presidio.recognizers.common import HIJRI_YEAR, YEAR, normalize_digits
 from spacy_deid.presidio.recognizers.phones import is_dose_scheme, scheme_doses
 
 # Digits in groups separated by single spaces.
@@ -68,7 +69,7 @@ TIME_OF_DAY = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?")
 LAST_DAY = 31
 # A year after a month name: as the date recognizers read years, or of the Hijri and Solar
 # Hijri calendars ("۱۱ مرداد ۱۴۰۳").
-FULL_YEAR = re.compile(rf"{YEAR}|1[34]\d\d")
+FULL_YEAR = re.compile(rf"{YEAR}|{HIJRI_YEAR}")
 
 
 def is_code_not_date(text: str, min_digits: int) -> bool:
@@ -122,13 +123,12 @@ def is_month_name(text: str, lang: str) -> bool:
     return not any(char.isdigit() for char in text) and left != text and not LETTER_RUN.search(left)
 
 
-def is_year_after_month(first: Span, second: Span, lang: str) -> bool:
-    """Whether `first` ends with a month name and `second` is a year (`FULL_YEAR`) after
-    nothing but white space within the paragraph."""
+def is_year_after(first: Span, second: Span) -> bool:
+    """Whether `second` is a year (`FULL_YEAR`) after `first` with nothing but white space
+    between them within the paragraph."""
     between = first.doc.text[first.end_char:second.start_char]
     return (not between.strip() and PARAGRAPH_BREAK.search(between) is None
-            and FULL_YEAR.fullmatch(normalize_digits(second.text)) is not None
-            and ends_with_month_name(first, lang))
+            and FULL_YEAR.fullmatch(normalize_digits(second.text)) is not None)
 
 
 def ends_with_month_name(span: Span, lang: str) -> bool:
@@ -139,20 +139,18 @@ def ends_with_month_name(span: Span, lang: str) -> bool:
 
 def month_and_year(first: Span, second: Span, lang: str) -> bool:
     """Whether `first` is a month name and `second` the year right after it (see
-    `is_year_after_month`): both DATE entities."""
+    `is_year_after`): both DATE entities."""
     return (first.label_ == second.label_ == "DATE" and is_month_name(first.text, lang)
-            and is_year_after_month(first, second, lang))
+            and is_year_after(first, second))
 
 
 def with_year_after(ent: Span, taken: set[int], lang: str) -> Span:
     """A DATE entity that ends with a month name, grown over the year right after it where
     that year is in no entity ("11 Mordad" + "1403")."""
     doc = ent.doc
-    year = ent.end
-    while year < len(doc) and doc[year].is_space:
-        year += 1
+    year = next_word(doc, ent.end, 1)
     if (ent.label_ != "DATE" or year >= len(doc) or year in taken
-            or not is_year_after_month(ent, doc[year:year + 1], lang)):
+            or not ends_with_month_name(ent, lang) or not is_year_after(ent, doc[year:year + 1])):
         return ent
     return Span(doc, ent.start, year + 1, label="DATE")
 

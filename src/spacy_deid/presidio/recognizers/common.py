@@ -30,6 +30,8 @@ NOT_AFTER = r"(?![\w/-]|\.\d)"
 DAY = r"(?:0?[1-9]|[12]\d|3[01])"
 MONTH = r"(?:0?[1-9]|1[0-2])"
 YEAR = r"(?:1[89]\d\d|20\d\d)"
+# A year of the Hijri or Solar Hijri calendar, as Arabic and Persian write after a month name.
+HIJRI_YEAR = r"1[34]\d\d"
 YEAR2 = r"\d\d"
 
 

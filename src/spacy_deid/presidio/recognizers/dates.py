@@ -13,6 +13,7 @@ from presidio_analyzer import Pattern, PatternRecognizer
 from spacy_deid.lang.profile import language_profile
 from spacy_deid.presidio.recognizers.common import (
     DAY,
+    HIJRI_YEAR,
     MEDIUM,
     MONTH,
     NOT_AFTER,
@@ -38,7 +39,7 @@ def date_patterns(lang: str) -> list[Pattern]:
     """Numeric and month-name date formats of `lang`'s locale, with their scores."""
     month_name = _month_alternation(lang)
     # After a month name, Persian writes Solar Hijri years too ("۱۱ مرداد ۱۴۰۳").
-    named_year = rf"(?:{YEAR}|1[34]\d\d)" if lang == "fa" else YEAR
+    named_year = rf"(?:{YEAR}|{HIJRI_YEAR})" if lang == "fa" else YEAR
     year_or_short = rf"(?:{named_year}|'?{YEAR2})"
     # Russian writes "13 июля 2025 г."; the annotations keep the "г." with month-name dates.
     year_mark = r"(?:\s?г\.)?" if lang == "ru" else ""
