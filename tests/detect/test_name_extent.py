@@ -132,6 +132,42 @@ def test_without_case_only_training_name_words_join():
         ("أحمد", "NAME_PATIENT")]
 
 
+ARABIC_TRAINING = [
+    ("المريض الكردي، وسيم حضر للمراجعة.", [("الكردي، وسيم", "NAME_PATIENT")]),
+    ("المريضة العطار، دانة حضرت للمراجعة.", [("العطار، دانة", "NAME_PATIENT")]),
+    ("التقرير الطبي والعلاج الطبي والفحص الطبي.", []),
+]
+
+
+def test_without_case_a_name_takes_one_word_of_a_family_name_form_after_it():
+    nlp = trained("ar", training=ARABIC_TRAINING)
+    assert extent(nlp, "د. سامي نبيل الحلبي حضر", [("سامي نبيل", "NAME_DOCTOR")]) == [
+        ("سامي نبيل الحلبي", "NAME_DOCTOR")]
+    assert extent(nlp, "د. سامي الحلبي الزعتري حضر", [("سامي الحلبي", "NAME_DOCTOR")]) == [
+        ("سامي الحلبي", "NAME_DOCTOR")]
+
+
+def test_an_ordinary_word_of_a_family_name_form_stays_outside():
+    # "الطبي" (medical) has the form of a family name but stands in the training text
+    nlp = trained("ar", training=ARABIC_TRAINING, min_count=3)
+    assert extent(nlp, "أرسل سامي نبيل الطبي", [("سامي نبيل", "NAME_DOCTOR")]) == [
+        ("سامي نبيل", "NAME_DOCTOR")]
+
+
+def test_a_first_name_takes_its_surname_before_a_comma_where_inverted_names_were_learned():
+    nlp = trained("ar", training=ARABIC_TRAINING)
+    assert extent(nlp, "بحالة المريض النجار، فادي، مواليد", [("فادي", "NAME_PATIENT")]) == [
+        ("النجار، فادي", "NAME_PATIENT")]
+    assert extent(trained(), "Patientin Albers, Beate kam", [("Beate", "NAME_PATIENT")]) == [
+        ("Albers, Beate", "NAME_PATIENT")]
+    # an ordinary word before the comma, or no inverted names in training
+    assert extent(trained(), "Die Station, Beate kam", [("Beate", "NAME_PATIENT")]) == [
+        ("Beate", "NAME_PATIENT")]
+    no_inverted = trained(training=TRAINING[2:])
+    assert extent(no_inverted, "Patientin Albers, Beate kam", [("Beate", "NAME_PATIENT")]) == [
+        ("Beate", "NAME_PATIENT")]
+
+
 def test_a_name_grows_to_at_most_max_tokens():
     text, name = "Maximilian Freiherr von Ebersberg operierte.", "Maximilian Freiherr von"
     assert extent(trained(max_tokens=3), text, [(name, "NAME_DOCTOR")]) == [

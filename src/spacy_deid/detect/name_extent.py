@@ -22,7 +22,11 @@ component takes the person entities as found and
   as a sentence's capitalised first word stands there as often ("Дочь Ирина"); a particle
   stands before a surname, never before an initial ("von" of "Befund von J. Abendroth" is a
   preposition). A hyphen
-  joins a name word to any name ("al-Masri", "Ebersberg-Hallwang"). A name grows to at
+  joins a name word to any name ("al-Masri", "Ebersberg-Hallwang"). A name, even of two
+  words or more, takes one word after it that has a family name's form in the language
+  (`surname_forms` in its profile: Arabic `ال…ي`, "سامي نبيل الحلبي"), where that word is
+  no ordinary or title word: in training, a word of that form right after a whole person
+  name belongs to it. A name grows to at
   most `max_tokens` tokens, and never from a script without case into one with case or
   back (a Latin drug name after an Arabic-script word).
 
@@ -36,6 +40,7 @@ of the whole name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from spacy.language import Language
@@ -51,6 +56,7 @@ from spacy_deid.detect.tokens import COMMAS, is_name_like, learn_common_words, n
 from spacy_deid.lang import pipeline_language, validate_language
 from spacy_deid.lang.casing import has_case
 from spacy_deid.lang.lexicon import lexicon
+from spacy_deid.lang.profile import language_profile
 from spacy_deid.schema import PERSON_LABELS
 
 # What may stand between two parts of one name, written without spaces around it.
@@ -91,6 +97,8 @@ class NameExtent(LearnedData):
         self.name_words: set[str] = set()
         self.particles: set[str] = set()
         self.inverted_names = False
+        self.surname_forms = [re.compile(form)
+                              for form in language_profile(self.lang).surname_forms]
 
     # -- learning -----------------------------------------------------------------
     def initialize(self, get_examples: Callable[[], Iterable[Example]],
@@ -192,7 +200,11 @@ class NameExtent(LearnedData):
         token = doc[end]
         if token.text in NAME_JOINTS and not before.whitespace_ and not token.whitespace_:
             return end + 2 if self.is_name_part(doc, end + 1, taken) else None
-        if not is_open or before.whitespace_ != " ":
+        if before.whitespace_ != " ":
+            return None
+        if self.is_family_name_after(doc, end, taken):
+            return end + 1
+        if not is_open:
             return None
         initial = initial_end(doc, end)
         if initial is not None and all(i not in taken for i in range(end, initial)):
@@ -211,6 +223,8 @@ class NameExtent(LearnedData):
             if word.lower_ in self.particles or self.is_name_part(doc, word.i, taken):
                 return word.i
             return None
+        if is_open and token.text in COMMAS and self.is_inverted_surname(doc, start - 2, taken):
+            return start - 2
         if not is_open or token.whitespace_ != " ":
             return None
         if token.lower_ in self.particles:
@@ -235,6 +249,36 @@ class NameExtent(LearnedData):
         if not is_name_like(token, taken, self.ordinary_words):
             return False
         return has_case(token.text) or token.lower_ in self.name_words
+
+    def is_inverted_surname(self, doc: Doc, i: int, taken: set[int]) -> bool:
+        """Whether token `i` is the surname of "Surname, Firstname": names are written so
+        in the training documents, a comma follows it without a space and one space
+        follows the comma, and it is a name-like word (in a script without case, any word
+        of letters that is no ordinary or title word)."""
+        if not self.inverted_names or i < 0 or i in taken:
+            return False
+        word, comma = doc[i], doc[i + 1]
+        if word.whitespace_ or comma.whitespace_ != " ":
+            return False
+        if has_case(word.text):
+            return self.is_name_part(doc, i, taken)
+        return (len(word) >= 2 and word.lower_ not in self.title_words
+                and is_name_like(word, taken, self.ordinary_words))
+
+    def is_family_name_after(self, doc: Doc, i: int, taken: set[int]) -> bool:
+        """Whether token `i`, right after a name, has the form of a family name
+        (`surname_forms`) and the name before it does not end with one already."""
+        if i >= len(doc) or not self.has_surname_form(doc[i].text):
+            return False
+        if self.has_surname_form(doc[i - 1].text):
+            return False
+        token = doc[i]
+        return (token.lower_ not in self.title_words
+                and is_name_like(token, taken, self.ordinary_words))
+
+    def has_surname_form(self, word: str) -> bool:
+        """Whether `word` has one of the language's family-name forms."""
+        return any(form.fullmatch(word) for form in self.surname_forms)
 
     def is_first_name(self, doc: Doc, i: int, taken: set[int]) -> bool:
         """A name part that is a first name of the language (Faker's lists). Only such a

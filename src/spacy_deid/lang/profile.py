@@ -50,8 +50,9 @@ class LanguageProfile:
       medical and academic `titles` (kept inside name spans, used as NAME_TITLE surrogates)
       and their `title_words`, name `particles` kept as they are, `professions`, and where
       Faker's lists lack them common first names (`first_female`, `first_male`), which both
-      find names and serve as surrogates; `person_cues_after_name` is True where those cues
-      follow the name (Turkish);
+      find names and serve as surrogates, and optionally `surname_forms`, regular
+      expressions for a word that has a family name's form (Arabic `ال…ي`);
+      `person_cues_after_name` is True where those cues follow the name (Turkish);
     - `places`: real place names and templates ({city} and {n} are filled in) for `cities`,
       `states`, `streets`, `hospitals`, `organizations` and optionally `countries`, and
       `unit_words`: lower-case words for a ward, room, bed, theatre or clinic;
@@ -87,6 +88,11 @@ class LanguageProfile:
     def titles(self) -> tuple[str, ...]:
         """The language's medical and academic titles ("Dr.", "Prof. Dr.")."""
         return self.people["titles"]
+
+    @property
+    def surname_forms(self) -> tuple[str, ...]:
+        """Regular expressions for words shaped like a family name (none in most languages)."""
+        return self.people.get("surname_forms", ())
 
     @property
     def unit_words(self) -> tuple[str, ...]:
