@@ -154,6 +154,15 @@ def test_an_ordinary_word_of_a_family_name_form_stays_outside():
         ("سامي نبيل", "NAME_DOCTOR")]
 
 
+def test_without_case_the_profiles_particles_join_a_name():
+    # "أم" (mother of) and "أبو" (father of) open a name; nothing lower-case to learn them from
+    nlp = trained("ar", training=ARABIC_TRAINING)
+    assert extent(nlp, "زارتنا أم خالد اليوم", [("خالد", "NAME_RELATIVE")]) == [
+        ("أم خالد", "NAME_RELATIVE")]
+    assert extent(nlp, "اتصل أبو يوسف مساء", [("يوسف", "NAME_RELATIVE")]) == [
+        ("أبو يوسف", "NAME_RELATIVE")]
+
+
 def test_a_first_name_takes_its_surname_before_a_comma_where_inverted_names_were_learned():
     nlp = trained("ar", training=ARABIC_TRAINING)
     assert extent(nlp, "بحالة المريض النجار، فادي، مواليد", [("فادي", "NAME_PATIENT")]) == [

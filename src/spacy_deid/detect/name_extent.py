@@ -33,9 +33,10 @@ component takes the person entities as found and
 What it learns from the training documents (`initialize`): ordinary words (seen at least
 `min_count` times outside entities), title words (inside NAME_TITLE entities and the
 language's titles), name words, particles (lower-case words seen at least `min_count` times
-inside person names) and whether inverted names occur. Place it after the rule components
-that add names and before `deid_mention_propagation`, which then finds the other mentions
-of the whole name.
+inside person names) and whether inverted names occur; in a script without case, where no word
+is lower-case, the particles are the profile's (`أبو`, `أم`). Place it after the rule
+components that add names and before `deid_mention_propagation`, which then finds the other
+mentions of the whole name.
 """
 
 from __future__ import annotations
@@ -97,8 +98,11 @@ class NameExtent(LearnedData):
         self.name_words: set[str] = set()
         self.particles: set[str] = set()
         self.inverted_names = False
-        self.surname_forms = [re.compile(form)
-                              for form in language_profile(self.lang).surname_forms]
+        profile = language_profile(self.lang)
+        self.surname_forms = [re.compile(form) for form in profile.surname_forms]
+        # in a script without case no particle can be learned as a lower-case word
+        self.script_particles = frozenset(word for word in profile.people.get("particles", ())
+                                          if not has_case(word))
 
     # -- learning -----------------------------------------------------------------
     def initialize(self, get_examples: Callable[[], Iterable[Example]],
@@ -157,7 +161,7 @@ class NameExtent(LearnedData):
             return not left[-1].whitespace_ and not token.whitespace_
         if token.text == ".":
             return not left[-1].whitespace_ and len(left[-1]) <= 2
-        if token.lower_ in self.particles:
+        if self.is_particle(token):
             return single_space_after(token)
         return (token.text in COMMAS and self.inverted_names and not left[-1].whitespace_
                 and len(left) == 1 and len(right) == 1)
@@ -189,8 +193,8 @@ class NameExtent(LearnedData):
         """Whether a name may still take words: it has one name word only (a first name or
         a surname alone), or it ends with a particle ("Maximilian Freiherr von")."""
         words = [token for token in name if token.is_alpha and len(token) >= 2
-                 and token.lower_ not in self.particles]
-        return len(words) <= 1 or name[-1].lower_ in self.particles
+                 and not self.is_particle(token)]
+        return len(words) <= 1 or self.is_particle(name[-1])
 
     def part_after(self, doc: Doc, end: int, taken: set[int], is_open: bool) -> int | None:
         """The end of the name part that continues a name ending at token `end`, else None."""
@@ -220,14 +224,14 @@ class NameExtent(LearnedData):
             word = doc[start - 2]
             if word.whitespace_ or word.i in taken:
                 return None
-            if word.lower_ in self.particles or self.is_name_part(doc, word.i, taken):
+            if self.is_particle(word) or self.is_name_part(doc, word.i, taken):
                 return word.i
             return None
         if is_open and token.text in COMMAS and self.is_inverted_surname(doc, start - 2, taken):
             return start - 2
         if not is_open or token.whitespace_ != " ":
             return None
-        if token.lower_ in self.particles:
+        if self.is_particle(token):
             # a particle stands between a first name and a surname, never before "J."
             return token.i if initial_end(doc, start) is None else None
         if token.text == "." and start >= 2 and initial_end(doc, start - 2) == start:
@@ -249,6 +253,11 @@ class NameExtent(LearnedData):
         if not is_name_like(token, taken, self.ordinary_words):
             return False
         return has_case(token.text) or token.lower_ in self.name_words
+
+    def is_particle(self, token: Token) -> bool:
+        """A name particle: learned from the training names ("von"), or in a script without
+        case one of the language's particles (Arabic "أبو", "أم")."""
+        return token.lower_ in self.particles or token.text in self.script_particles
 
     def is_inverted_surname(self, doc: Doc, i: int, taken: set[int]) -> bool:
         """Whether token `i` is the surname of "Surname, Firstname": names are written so
