@@ -195,6 +195,22 @@ def test_a_name_of_two_words_takes_no_more_words():
         ("Handzlik H.", "NAME_DOCTOR")]
 
 
+@pytest.mark.parametrize("text, name, whole", [
+    ("Uzm. Dr. Mert Can Aydoğdu\nMCA/hk", "Mert Can", "Mert Can Aydoğdu"),
+    ("kızı Sevgi Tunalı Ercan (Tel: 0532)", "Sevgi Tunalı", "Sevgi Tunalı Ercan"),
+    ("Dra. Ioana Maria Popescu", "Ioana Maria", "Ioana Maria Popescu"),
+])
+def test_a_name_of_two_words_takes_a_third_that_ends_it(text, name, whole):
+    nlp = trained("tr", training=[])
+    assert extent(nlp, text, [(name, "NAME_DOCTOR")]) == [(whole, "NAME_DOCTOR")]
+
+
+def test_a_third_word_before_a_number_or_a_capitalised_word_stays_outside():
+    nlp = trained("tr", training=[])
+    for text in ("Dr. Mert Can Aydoğdu 15 yıldır", "Dr. Mert Can Aydoğdu Ankara Yolu"):
+        assert extent(nlp, text, [("Mert Can", "NAME_DOCTOR")]) == [("Mert Can", "NAME_DOCTOR")]
+
+
 def test_settings_are_checked():
     with pytest.raises(ValueError, match="max_tokens"):
         trained(max_tokens=1)

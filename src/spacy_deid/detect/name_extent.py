@@ -21,14 +21,16 @@ component takes the person entities as found and
   initial ("M."), a learned particle, or a first name of the language (Faker's lists),
   as a sentence's capitalised first word stands there as often ("Дочь Ирина"); a particle
   stands before a surname, never before an initial ("von" of "Befund von J. Abendroth" is a
-  preposition). A hyphen
-  joins a name word to any name ("al-Masri", "Ebersberg-Hallwang"). A name, even of two
-  words or more, takes one word after it that has a family name's form in the language
-  (`surname_forms` in its profile: Arabic `ال…ي`, "سامي نبيل الحلبي"), where that word is
-  no ordinary or title word: in training, a word of that form right after a whole person
-  name belongs to it. A name grows to at
-  most `max_tokens` tokens, and never from a script without case into one with case or
-  back (a Latin drug name after an Arabic-script word).
+  preposition). A hyphen joins a name word to any name ("al-Masri", "Ebersberg-Hallwang").
+  A name of two words in a script with case takes a third name-like word where that word
+  ends it: the line, punctuation or a lower-case word follows ("Mert Can Aydoğdu"; not
+  before a number or another capitalised word: "Tobias Öhler Kaiserstraße 33"). A name, even
+  of two words or more, takes one word after it that has a family name's form in the
+  language (`surname_forms` in its profile: Arabic `ال…ي`, "سامي نبيل الحلبي"), where that
+  word is no ordinary or title word: in training, a word of that form right after a whole
+  person name belongs to it. A name grows to at most `max_tokens` tokens, and never from a
+  script without case into one with case or back (a Latin drug name after an Arabic-script
+  word).
 
 What it learns from the training documents (`initialize`): ordinary words (seen at least
 `min_count` times outside entities), title words (inside NAME_TITLE entities and the
@@ -53,7 +55,13 @@ from spacy_deid.detect.gold import reference_docs
 from spacy_deid.detect.learned_data import LearnedData
 from spacy_deid.detect.name_cues import is_inverted_name, medical_title_words
 from spacy_deid.detect.name_forms import initial_end
-from spacy_deid.detect.tokens import COMMAS, is_name_like, learn_common_words, name_particles
+from spacy_deid.detect.tokens import (
+    COMMAS,
+    ends_line,
+    is_name_like,
+    learn_common_words,
+    name_particles,
+)
 from spacy_deid.lang import pipeline_language, validate_language
 from spacy_deid.lang.casing import has_case
 from spacy_deid.lang.lexicon import lexicon
@@ -74,6 +82,10 @@ def same_script_kind(name: Iterable[Token], part: Iterable[Token]) -> bool:
     or in one without (a name does not switch from Arabic letters to Latin ones midway)."""
     return script_kinds(part) <= script_kinds(name)
 
+
+def is_name_boundary(token: Token) -> bool:
+    """Punctuation or a lower-case word: what may follow the last word of a name."""
+    return token.is_punct or token.is_lower
 
 def single_space_after(token: Token) -> bool:
     """Whether one space, or nothing, separates `token` from the next one."""
@@ -174,6 +186,8 @@ class NameExtent(LearnedData):
         start, end = ent.start, ent.end
         while end - start < self.max_tokens:
             step = self.part_after(doc, end, taken, self.is_open(doc[start:end]))
+            if step is None and self.takes_third_word(doc[start:end], taken):
+                step = end + 1
             if step is None or not same_script_kind(doc[start:end], doc[end:step]):
                 break
             closed_by_initial = initial_end(doc, end) == step
@@ -253,6 +267,19 @@ class NameExtent(LearnedData):
         if not is_name_like(token, taken, self.ordinary_words):
             return False
         return has_case(token.text) or token.lower_ in self.name_words
+
+    def takes_third_word(self, name: Span, taken: set[int]) -> bool:
+        """Whether a name of two words in a script with case goes on over the name-like
+        word after it ("Yavuz Selim Dağdelen"): only where that word ends the name, before
+        the line's end, punctuation or a lower-case word ("Tobias Öhler Kaiserstraße 33"
+        stays two words)."""
+        doc, end = name.doc, name.end
+        if (len(name) != 2 or not all(token.is_alpha for token in name)
+                or not has_case(name.text) or name[-1].whitespace_ != " "):
+            return False
+        if not self.is_name_part(doc, end, taken):
+            return False
+        return end + 1 == len(doc) or ends_line(doc, end + 1) or is_name_boundary(doc[end + 1])
 
     def is_particle(self, token: Token) -> bool:
         """A name particle: learned from the training names ("von"), or in a script without
