@@ -211,6 +211,14 @@ def test_a_third_word_before_a_number_or_a_capitalised_word_stays_outside():
         assert extent(nlp, text, [("Mert Can", "NAME_DOCTOR")]) == [("Mert Can", "NAME_DOCTOR")]
 
 
+def test_a_degree_after_a_two_word_name_stays_outside():
+    nlp = trained("pl", training=[])
+    assert extent(nlp, "Marek Zawadzki PhD\n", [("Marek Zawadzki", "NAME_DOCTOR")]) == [
+        ("Marek Zawadzki", "NAME_DOCTOR")]
+    assert extent(nlp, "Marek Zawadzki Pietrak\n", [("Marek Zawadzki", "NAME_DOCTOR")]) == [
+        ("Marek Zawadzki Pietrak", "NAME_DOCTOR")]
+
+
 def test_settings_are_checked():
     with pytest.raises(ValueError, match="max_tokens"):
         trained(max_tokens=1)

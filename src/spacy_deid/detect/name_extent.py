@@ -87,6 +87,14 @@ def is_name_boundary(token: Token) -> bool:
     """Punctuation or a lower-case word: what may follow the last word of a name."""
     return token.is_punct or token.is_lower
 
+
+def is_abbreviation(word: str) -> bool:
+    """A word of up to four letters with a capital after its first letter ("PhD", "MSc",
+    "IgG"): in the training documents such words are degrees and units, never part of a
+    person name."""
+    return len(word) <= 4 and not word.isupper() and any(char.isupper() for char in word[1:])
+
+
 def single_space_after(token: Token) -> bool:
     """Whether one space, or nothing, separates `token` from the next one."""
     return token.whitespace_ in ("", " ")
@@ -113,7 +121,7 @@ class NameExtent(LearnedData):
         profile = language_profile(self.lang)
         self.surname_forms = [re.compile(form) for form in profile.surname_forms]
         # in a script without case no particle can be learned as a lower-case word
-        self.script_particles = frozenset(word for word in profile.people.get("particles", ())
+        self.script_particles = frozenset(word for word in profile.particles
                                           if not has_case(word))
 
     # -- learning -----------------------------------------------------------------
@@ -270,14 +278,14 @@ class NameExtent(LearnedData):
 
     def takes_third_word(self, name: Span, taken: set[int]) -> bool:
         """Whether a name of two words in a script with case goes on over the name-like
-        word after it ("Yavuz Selim Dağdelen"): only where that word ends the name, before
-        the line's end, punctuation or a lower-case word ("Tobias Öhler Kaiserstraße 33"
-        stays two words)."""
+        word after it ("Mert Can Aydoğdu"): only where that word ends the name, before the
+        line's end, punctuation or a lower-case word ("Tobias Öhler Kaiserstraße 33" stays
+        two words), and is no abbreviation such as a degree ("PhD")."""
         doc, end = name.doc, name.end
         if (len(name) != 2 or not all(token.is_alpha for token in name)
                 or not has_case(name.text) or name[-1].whitespace_ != " "):
             return False
-        if not self.is_name_part(doc, end, taken):
+        if not self.is_name_part(doc, end, taken) or is_abbreviation(doc[end].text):
             return False
         return end + 1 == len(doc) or ends_line(doc, end + 1) or is_name_boundary(doc[end + 1])
 

@@ -90,6 +90,11 @@ class LanguageProfile:
         return self.people["titles"]
 
     @property
+    def particles(self) -> tuple[str, ...]:
+        """Name particles, kept as they are inside a name ("von", "أبو")."""
+        return self.people.get("particles", ())
+
+    @property
     def surname_forms(self) -> tuple[str, ...]:
         """Regular expressions for words shaped like a family name (none in most languages)."""
         return self.people.get("surname_forms", ())
