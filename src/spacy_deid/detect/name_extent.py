@@ -268,13 +268,19 @@ class NameExtent(LearnedData):
         if i >= len(doc):
             return False
         token = doc[i]
-        if len(token) < 2 or token.lower_ in self.title_words or token.text.endswith("."):
+        if len(token) < 2 or token.text.endswith("."):
             return False
         if token.text.isupper() and len(token) <= 3:  # "MBA", "MD", "RN": titles, roles
             return False
-        if not is_name_like(token, taken, self.ordinary_words):
+        if not self.is_unlisted_name_like(token, taken):
             return False
         return has_case(token.text) or token.lower_ in self.name_words
+
+    def is_unlisted_name_like(self, token: Token, taken: set[int]) -> bool:
+        """A name-like word (`is_name_like`) that is no ordinary or title word of the
+        training documents."""
+        return (token.lower_ not in self.title_words
+                and is_name_like(token, taken, self.ordinary_words))
 
     def takes_third_word(self, name: Span, taken: set[int]) -> bool:
         """Whether a name of two words in a script with case goes on over the name-like
@@ -287,7 +293,7 @@ class NameExtent(LearnedData):
             return False
         if not self.is_name_part(doc, end, taken) or is_abbreviation(doc[end].text):
             return False
-        return end + 1 == len(doc) or ends_line(doc, end + 1) or is_name_boundary(doc[end + 1])
+        return ends_line(doc, end + 1) or is_name_boundary(doc[end + 1])
 
     def is_particle(self, token: Token) -> bool:
         """A name particle: learned from the training names ("von"), or in a script without
@@ -306,19 +312,15 @@ class NameExtent(LearnedData):
             return False
         if has_case(word.text):
             return self.is_name_part(doc, i, taken)
-        return (len(word) >= 2 and word.lower_ not in self.title_words
-                and is_name_like(word, taken, self.ordinary_words))
+        return len(word) >= 2 and self.is_unlisted_name_like(word, taken)
 
     def is_family_name_after(self, doc: Doc, i: int, taken: set[int]) -> bool:
         """Whether token `i`, right after a name, has the form of a family name
         (`surname_forms`) and the name before it does not end with one already."""
         if i >= len(doc) or not self.has_surname_form(doc[i].text):
             return False
-        if self.has_surname_form(doc[i - 1].text):
-            return False
-        token = doc[i]
-        return (token.lower_ not in self.title_words
-                and is_name_like(token, taken, self.ordinary_words))
+        return (not self.has_surname_form(doc[i - 1].text)
+                and self.is_unlisted_name_like(doc[i], taken))
 
     def has_surname_form(self, word: str) -> bool:
         """Whether `word` has one of the language's family-name forms."""
