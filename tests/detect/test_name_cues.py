@@ -202,6 +202,55 @@ def test_a_title_word_training_holds_often_without_a_name_is_no_cue():
     assert cues.cues_before["д-р"] == "NAME_DOCTOR"
 
 
+SIGNED_ENTRIES = [
+    ("Verband gewechselt. – Lea\nMobilisiert! – Timo",
+     [("Lea", "NAME_DOCTOR"), ("Timo", "NAME_DOCTOR")]),
+    ("Kardiologie – Ambulanz\nDosis 2 – 3 Tabletten", []),
+]
+
+
+def test_a_dash_after_a_sentence_is_learned_as_the_cue_of_a_signed_entry():
+    nlp = trained(training=SIGNED_ENTRIES)
+    assert nlp.get_pipe("deid_name_cues").cues_before["<SIGN-OFF>"] == "NAME_DOCTOR"
+    assert found(nlp, "Blutdruck gemessen. – Wenke\nKardiologie – Ambulanz") == [
+        ("Wenke", "NAME_DOCTOR")]
+
+
+def test_a_dash_that_follows_no_sentence_end_is_no_sign_off():
+    nlp = trained(training=SIGNED_ENTRIES)
+    assert found(nlp, "Innere Medizin – Notaufnahme\nGabe – Zitteraal") == []
+
+
+TURKISH = [("Bayan Ekinci geldi.", [("Ekinci", "NAME_PATIENT")]),
+           ("Bayan Tezcan geldi.", [("Tezcan", "NAME_PATIENT")])]
+
+
+def test_a_staff_word_of_the_language_announces_a_doctors_name():
+    nlp = trained("tr", TURKISH, lang="tr")
+    assert found(nlp, "Fizyoterapist Doruk egzersiz yaptırdı.") == [("Doruk", "NAME_DOCTOR")]
+    assert found(nlp, "Hemşire: Nevra Kılıçkaya\nTarih") == [("Nevra Kılıçkaya", "NAME_DOCTOR")]
+    # a lower-case word after it is no name; a pipeline of another language has no such word
+    assert found(nlp, "fizyoterapist pasif egzersiz yaptırdı") == []
+    assert found(trained("en", TURKISH), "Fizyoterapist Doruk egzersiz yaptırdı.") == []
+
+
+def test_a_staff_word_training_made_a_cue_keeps_the_learned_label():
+    training = [("Hemşire Ekinci geldi.", [("Ekinci", "NAME_PATIENT")]),
+                ("Hemşire Tezcan geldi.", [("Tezcan", "NAME_PATIENT")])]
+    cues = trained("tr", training, lang="tr").get_pipe("deid_name_cues")
+    assert cues.cues_before["hemşire"] == "NAME_PATIENT"
+    assert cues.cues_before["eczacı"] == "NAME_DOCTOR"
+
+
+def test_staff_cues_are_restored_with_the_learned_data():
+    cues = trained("tr", TURKISH, lang="tr").get_pipe("deid_name_cues")
+    learned = cues.learned()
+    learned["cues_before"] = {"bayan": "NAME_PATIENT"}
+    cues.load_learned(learned)
+    assert cues.cues_before["fizyoterapist"] == "NAME_DOCTOR"
+    assert cues.cues_before["bayan"] == "NAME_PATIENT"
+
+
 def test_an_unknown_language_is_refused_at_creation():
     with pytest.raises(ValueError, match="unsupported language 'xx'"):
         blank().add_pipe("deid_name_cues", config={"lang": "xx"})

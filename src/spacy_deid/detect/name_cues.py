@@ -9,7 +9,9 @@ hand-written word list and works for any language with a training split:
 * `cues_before` / `cues_after`: what stands right before / after a person name in at
   least `min_cue_ratio` of its `min_cue_count` or more occurrences, each with the name
   label that most often goes with it. A cue is a word, a field label with its colon
-  ("hasta:", "Patientin:"; the word alone is too common to be a cue) or an entity
+  ("hasta:", "Patientin:"; the word alone is too common to be a cue), a dash after the end
+  of a sentence on its line (`<SIGN-OFF>`: "Verband gewechselt. – Lea", an entry signed
+  in a nursing note; a dash elsewhere joins a range or a department's name) or an entity
   ("<NAME_TITLE>", "<LOCATION_STREET>"); before a title, the title's own words and the
   word before the title count too ("Grüßen" in "Mit freundlichen Grüßen / Dr. Crohn");
   before a name that opens a line, so does the line above it (a closing formula); at run
@@ -28,6 +30,12 @@ hand-written word list and works for any language with a training split:
   doctor's name: too rare there to learn, too plain to miss. Where the letters hold a
   title word often enough, they decide (Ukrainian "лікар" mostly stands before
   "вищої категорії", not before a name);
+* the language's words for nurses, therapists and other staff who are not doctors (`lang`;
+  its profile's `staff`: "Pflegerin", "hemşire"), and each as a field label ("hemşire:"),
+  are cues for a doctor's name (the schema's label for medical staff) unless training made
+  them cues of another label: a staff word stands before too few names in any one
+  language's training documents to learn it, and in those of all languages with case a
+  capitalised word on its line after one is a name;
 * `inverted_names`: whether "Surname, Firstname" (one word each side of a comma) was seen
   at least `min_cue_count` times as one person name ("Patientin: Albers, Beate"); then
   a one-word name, after a cue or found by the NER, takes the word after its comma too.
@@ -75,12 +83,39 @@ COLUMN_GAP = "<GAP>"
 LINE_CUE = "<LINE>"
 MAX_LINE_CUE = 60
 LINE_END_PUNCTUATION = ",;\u060c\u061b "
+# A dash after the end of a sentence on its line, as a cue key: the signature of an entry
+# in a nursing note or a message ("Verband gewechselt. – Lea").
+SIGN_OFF = "<SIGN-OFF>"
+DASHES = frozenset({"\u2013", "\u2014"})
+SENTENCE_ENDS = (".", "!", "?", "\u061f")
 
 
 def medical_title_words(lang: str) -> frozenset[str]:
     """The lower-cased words of the language's medical and academic titles."""
     titles = language_profile(lang).titles
     return frozenset(word.lower() for title in titles for word in title.split())
+
+
+def staff_cues(lang: str | None) -> dict[str, str]:
+    """The language's staff words and their field labels ("hemşire", "hemşire:"), each a
+    cue for a doctor's name; none without `lang`."""
+    words = language_profile(lang).staff_words if lang else ()
+    return {key: "NAME_DOCTOR" for word in words for key in (word, f"{word}:")}
+
+
+def is_sign_off(doc: Doc, i: int) -> bool:
+    """Whether token `i` is a dash after the end of a sentence on the same line."""
+    if doc[i].text not in DASHES:
+        return False
+    before = i - 1
+    while before >= 0 and doc[before].is_space and "\n" not in doc[before].text:
+        before -= 1
+    return before >= 0 and doc[before].text.endswith(SENTENCE_ENDS)
+
+
+def word_cue(doc: Doc, i: int) -> str:
+    """The cue key of token `i`: its field label ("hasta:"), a sign-off dash, or the word."""
+    return field_label(doc, i) or (SIGN_OFF if is_sign_off(doc, i) else doc[i].lower_)
 
 
 def entity_cue(label: str) -> str:
@@ -185,6 +220,7 @@ class NameCues(LearnedData):
             seen.update(entity_cue(ent.label_) for ent in doc.ents)
             seen.update(token.lower_ for token in doc)
             seen.update(filter(None, (field_label(doc, token.i) for token in doc)))
+            seen.update(SIGN_OFF for token in doc if is_sign_off(doc, token.i))
             lines = line_cues(doc)
             seen.update(lines.values())
             doc_people = [ent for ent in doc.ents if ent.label_ in PERSON_LABELS]
@@ -202,6 +238,7 @@ class NameCues(LearnedData):
                     joiners[joiner] += 1
         self.cues_before = self.select_cues(before, seen)
         self.cues_before.update(self.rare_title_cues(seen))
+        self.cues_before = {**staff_cues(self.lang), **self.cues_before}
         self.cues_after = self.select_cues(after, seen)
         self.joiners = {word for word, count in joiners.items() if count >= self.min_cue_count}
         self.common_words = learn_common_words(docs, self.min_common_count)
@@ -245,7 +282,7 @@ class NameCues(LearnedData):
             return None
         if i in entity_of:
             return entity_cue(entity_of[i].label_)
-        return field_label(doc, i) or doc[i].lower_
+        return word_cue(doc, i)
 
     def cues_before_name(self, doc: Doc, start: int, entity_of: dict[int, Span],
                          lines: dict[int, str]) -> list[str]:
@@ -296,7 +333,7 @@ class NameCues(LearnedData):
                 add(self.name_line(doc, token.i, taken, entity_of, self.cues_before[line]))
             if token.i in entity_of:
                 continue
-            cue = field_label(doc, token.i) or token.lower_
+            cue = word_cue(doc, token.i)
             if cue in self.cues_before:
                 add(self.name_after(doc, token.i + 1, taken, entity_of, self.cues_before[cue]))
             if token.i not in taken and token.lower_ in self.cues_after:
@@ -426,7 +463,7 @@ class NameCues(LearnedData):
             if unknown:
                 raise ValueError(f"deid_name_cues: {key} has labels that are not person "
                                  f"names: {sorted(unknown)}")
-        self.cues_before = dict(data.get("cues_before", {}))
+        self.cues_before = {**staff_cues(self.lang), **data.get("cues_before", {})}
         self.cues_after = dict(data.get("cues_after", {}))
         self.joiners = set(data.get("joiners", []))
         self.common_words = set(data.get("common_words", []))

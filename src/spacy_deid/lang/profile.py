@@ -50,8 +50,13 @@ class LanguageProfile:
       medical and academic `titles` (kept inside name spans, used as NAME_TITLE surrogates)
       and their `title_words`, name `particles` kept as they are, `professions`, and where
       Faker's lists lack them common first names (`first_female`, `first_male`), which both
-      find names and serve as surrogates, and optionally `surname_forms`, regular
-      expressions for a word that has a family name's form (Arabic `ال…ي`);
+      find names and serve as surrogates, optionally `surname_forms`, regular
+      expressions for a word that has a family name's form (Arabic `ال…ي`), and optionally
+      `staff`: lower-case words for nurses, midwives, therapists, pharmacists and other
+      staff who are not doctors, with their common inflected forms ("pielęgniarką",
+      "hemşiremiz") and abbreviations without the dot the tokenizer splits off ("schw"),
+      given where the script has case (a capitalised word after one is a name; in Arabic
+      and Persian the same word stands as often before a specialty);
       `person_cues_after_name` is True where those cues follow the name (Turkish);
     - `places`: real place names and templates ({city} and {n} are filled in) for `cities`,
       `states`, `streets`, `hospitals`, `organizations` and optionally `countries`, and
@@ -98,6 +103,11 @@ class LanguageProfile:
     def surname_forms(self) -> tuple[str, ...]:
         """Regular expressions for words shaped like a family name (none in most languages)."""
         return self.people.get("surname_forms", ())
+
+    @property
+    def staff_words(self) -> tuple[str, ...]:
+        """Lower-case words for staff who are not doctors ("nurse"; none in some languages)."""
+        return self.people.get("staff", ())
 
     @property
     def unit_words(self) -> tuple[str, ...]:
