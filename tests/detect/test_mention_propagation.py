@@ -227,3 +227,18 @@ def test_a_one_word_name_is_no_source_of_lowercase_mentions():
     text = "Ophthalmologist review. The ophthalmologist advised reading glasses."
     assert propagated(lowercase_pipeline(), text, [("Ophthalmologist", "NAME_DOCTOR")]) == [
         ("Ophthalmologist", "NAME_DOCTOR")]
+
+
+def test_an_ordinary_word_in_capitals_is_not_another_mention():
+    # "MASSE" taken for a name in a text in capitals: its other occurrences stay free
+    text = "THE MASSE WAS SOFT. THE MASSE GREW. SEEN BY ELLEN OKAFOR. OKAFOR AGREED."
+    entities = [("MASSE", "NAME_PATIENT"), ("ELLEN OKAFOR", "NAME_DOCTOR")]
+    assert propagated(lowercase_pipeline(), text, entities) == [
+        ("MASSE", "NAME_PATIENT"), ("ELLEN OKAFOR", "NAME_DOCTOR"), ("OKAFOR", "NAME_DOCTOR")]
+
+
+def test_an_ordinary_word_written_with_a_capital_is_still_a_mention():
+    # case still tells a name there; only capitals lose it
+    text = "Ms Anna Masse came. Masse is stable."
+    assert propagated(lowercase_pipeline(), text, [("Anna Masse", "NAME_PATIENT")]) == [
+        ("Anna Masse", "NAME_PATIENT"), ("Masse", "NAME_PATIENT")]

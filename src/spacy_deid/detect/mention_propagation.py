@@ -22,8 +22,11 @@ lower-case word of that many letters or more that is one word of a detected pers
 two words or more counts as well, unless it is an ordinary word of the training documents
 (learned by `initialize`, so "masse" or "della" are never taken). A one-word name is no
 source: the NER's one-word mistakes ("Ophthalmologist" at the start of a line) would reach
-the same word in lower case. An uninitialised component takes no lower-case word. Existing
-entities always win; new spans only fill gaps.
+the same word in lower case. An uninitialised component takes no lower-case word. In
+capitals, case no longer tells a name from a word: a mention written in capitals whose words
+are all ordinary words of the training documents is not taken (a spurious one-word name the
+NER found in a record exported in capitals would otherwise be marked at every other
+occurrence of that word). Existing entities always win; new spans only fill gaps.
 """
 
 from __future__ import annotations
@@ -137,7 +140,7 @@ class MentionPropagation(LearnedData):
             if match is None and self.is_free_capitalised(doc, i, 1, taken):
                 label = self.inflected_name_label(doc[i], forms, lemma_labels)
                 match = Span(doc, i, i + 1, label=label) if label else None
-            if match is None:
+            if match is None or self.is_ordinary_in_capitals(match):
                 i += 1
                 continue
             found.append(match)
@@ -186,6 +189,16 @@ class MentionPropagation(LearnedData):
                 and ent.label_ in PERSON_LABELS and sum(token.is_alpha for token in ent) >= 2
                 for token in ent if token.is_alpha and len(token) >= self.min_lowercase_length
                 and may_start_name(token.text)} - self.ordinary_words
+
+    def is_ordinary_in_capitals(self, span: Span) -> bool:
+        """Whether every word of `span` with letters is written in capitals and is an
+        ordinary word of the training documents: in capitals, case no longer tells a name
+        from a word ("RECHTES AUGE" in a record exported in capitals)."""
+        if not self.ordinary_words:
+            return False
+        words = [token for token in span if any(char.isalpha() for char in token.text)]
+        return bool(words) and all(token.text.isupper() and token.lower_ in self.ordinary_words
+                                   for token in words)
 
     @staticmethod
     def is_lowercase_name(doc: Doc, start: int, size: int, full_name_words: set[str],
