@@ -203,8 +203,8 @@ def test_a_title_word_training_holds_often_without_a_name_is_no_cue():
 
 
 SIGNED_ENTRIES = [
-    ("Verband gewechselt. – Lea\nMobilisiert! – Timo",
-     [("Lea", "NAME_DOCTOR"), ("Timo", "NAME_DOCTOR")]),
+    ("Verband gewechselt. – Ilka\nMobilisiert! – Timo",
+     [("Ilka", "NAME_DOCTOR"), ("Timo", "NAME_DOCTOR")]),
     ("Kardiologie – Ambulanz\nDosis 2 – 3 Tabletten", []),
 ]
 
@@ -221,8 +221,8 @@ def test_a_dash_that_follows_no_sentence_end_is_no_sign_off():
     assert found(nlp, "Innere Medizin – Notaufnahme\nGabe – Zitteraal") == []
 
 
-TURKISH = [("Bayan Ekinci geldi.", [("Ekinci", "NAME_PATIENT")]),
-           ("Bayan Tezcan geldi.", [("Tezcan", "NAME_PATIENT")])]
+TURKISH = [("Bayan Karaduman geldi.", [("Karaduman", "NAME_PATIENT")]),
+           ("Bayan Uçarsoy geldi.", [("Uçarsoy", "NAME_PATIENT")])]
 
 
 def test_a_staff_word_of_the_language_announces_a_doctors_name():
@@ -235,8 +235,8 @@ def test_a_staff_word_of_the_language_announces_a_doctors_name():
 
 
 def test_a_staff_word_training_made_a_cue_keeps_the_learned_label():
-    training = [("Hemşire Ekinci geldi.", [("Ekinci", "NAME_PATIENT")]),
-                ("Hemşire Tezcan geldi.", [("Tezcan", "NAME_PATIENT")])]
+    training = [("Hemşire Karaduman geldi.", [("Karaduman", "NAME_PATIENT")]),
+                ("Hemşire Uçarsoy geldi.", [("Uçarsoy", "NAME_PATIENT")])]
     cues = trained("tr", training, lang="tr").get_pipe("deid_name_cues")
     assert cues.cues_before["hemşire"] == "NAME_PATIENT"
     assert cues.cues_before["eczacı"] == "NAME_DOCTOR"

@@ -10,7 +10,7 @@ hand-written word list and works for any language with a training split:
   least `min_cue_ratio` of its `min_cue_count` or more occurrences, each with the name
   label that most often goes with it. A cue is a word, a field label with its colon
   ("hasta:", "Patientin:"; the word alone is too common to be a cue), a dash after the end
-  of a sentence on its line (`<SIGN-OFF>`: "Verband gewechselt. – Lea", an entry signed
+  of a sentence on its line (`<SIGN-OFF>`: "Verband gewechselt. – Ilka", an entry signed
   in a nursing note; a dash elsewhere joins a range or a department's name) or an entity
   ("<NAME_TITLE>", "<LOCATION_STREET>"); before a title, the title's own words and the
   word before the title count too ("Grüßen" in "Mit freundlichen Grüßen / Dr. Crohn");
@@ -84,7 +84,7 @@ LINE_CUE = "<LINE>"
 MAX_LINE_CUE = 60
 LINE_END_PUNCTUATION = ",;\u060c\u061b "
 # A dash after the end of a sentence on its line, as a cue key: the signature of an entry
-# in a nursing note or a message ("Verband gewechselt. – Lea").
+# in a nursing note or a message ("Verband gewechselt. – Ilka").
 SIGN_OFF = "<SIGN-OFF>"
 DASHES = frozenset({"\u2013", "\u2014"})
 SENTENCE_ENDS = (".", "!", "?", "\u061f")
