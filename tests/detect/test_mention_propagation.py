@@ -242,3 +242,10 @@ def test_an_ordinary_word_written_with_a_capital_is_still_a_mention():
     text = "Ms Anna Masse came. Masse is stable."
     assert propagated(lowercase_pipeline(), text, [("Anna Masse", "NAME_PATIENT")]) == [
         ("Anna Masse", "NAME_PATIENT"), ("Masse", "NAME_PATIENT")]
+
+
+def test_an_ordinary_word_in_capitals_is_no_source_of_inflected_forms():
+    text = "THE MASSE GREW. MASSES FOUND. ELLEN OKAFOR CAME. OKAFORS NOTE."
+    entities = [("MASSE", "NAME_PATIENT"), ("ELLEN OKAFOR", "NAME_DOCTOR")]
+    assert propagated(lowercase_pipeline(), text, entities) == [
+        ("MASSE", "NAME_PATIENT"), ("ELLEN OKAFOR", "NAME_DOCTOR"), ("OKAFORS", "NAME_DOCTOR")]

@@ -123,6 +123,8 @@ class MentionPropagation(LearnedData):
             return doc
         longest = max(len(form) for form in forms)
         lemma_labels = self.person_lemmas(forms)
+        unordinary_forms = self.without_ordinary_words(forms)
+        unordinary_lemmas = self.person_lemmas(unordinary_forms)
         full_name_words = self.full_name_words(doc)
         taken = entity_tokens(doc)
         lowered = [token.lower_ for token in doc]
@@ -138,7 +140,10 @@ class MentionPropagation(LearnedData):
                     match = Span(doc, i, i + size, label=label)
                     break
             if match is None and self.is_free_capitalised(doc, i, 1, taken):
-                label = self.inflected_name_label(doc[i], forms, lemma_labels)
+                in_capitals = doc[i].text.isupper()
+                label = self.inflected_name_label(
+                    doc[i], unordinary_forms if in_capitals else forms,
+                    unordinary_lemmas if in_capitals else lemma_labels)
                 match = Span(doc, i, i + 1, label=label) if label else None
             if match is None or self.is_ordinary_in_capitals(match):
                 i += 1
@@ -189,6 +194,14 @@ class MentionPropagation(LearnedData):
                 and ent.label_ in PERSON_LABELS and sum(token.is_alpha for token in ent) >= 2
                 for token in ent if token.is_alpha and len(token) >= self.min_lowercase_length
                 and may_start_name(token.text)} - self.ordinary_words
+
+    def without_ordinary_words(
+            self, forms: dict[tuple[str, ...], str]) -> dict[tuple[str, ...], str]:
+        """`forms` less those made only of ordinary words of the training documents."""
+        if not self.ordinary_words:
+            return forms
+        return {form: label for form, label in forms.items()
+                if not all(word in self.ordinary_words for word in form)}
 
     def is_ordinary_in_capitals(self, span: Span) -> bool:
         """Whether every word of `span` with letters is written in capitals and is an
