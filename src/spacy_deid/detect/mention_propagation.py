@@ -195,23 +195,23 @@ class MentionPropagation(LearnedData):
                 for token in ent if token.is_alpha and len(token) >= self.min_lowercase_length
                 and may_start_name(token.text)} - self.ordinary_words
 
+    def are_ordinary(self, words: Iterable[str]) -> bool:
+        """Whether all the lower-cased `words` are ordinary words of the training documents
+        (never, when uninitialised)."""
+        return bool(self.ordinary_words) and all(word in self.ordinary_words for word in words)
+
     def without_ordinary_words(
             self, forms: dict[tuple[str, ...], str]) -> dict[tuple[str, ...], str]:
         """`forms` less those made only of ordinary words of the training documents."""
-        if not self.ordinary_words:
-            return forms
-        return {form: label for form, label in forms.items()
-                if not all(word in self.ordinary_words for word in form)}
+        return {form: label for form, label in forms.items() if not self.are_ordinary(form)}
 
     def is_ordinary_in_capitals(self, span: Span) -> bool:
         """Whether every word of `span` with letters is written in capitals and is an
         ordinary word of the training documents: in capitals, case no longer tells a name
         from a word ("RECHTES AUGE" in a record exported in capitals)."""
-        if not self.ordinary_words:
-            return False
         words = [token for token in span if any(char.isalpha() for char in token.text)]
-        return bool(words) and all(token.text.isupper() and token.lower_ in self.ordinary_words
-                                   for token in words)
+        return (bool(words) and all(token.text.isupper() for token in words)
+                and self.are_ordinary(token.lower_ for token in words))
 
     @staticmethod
     def is_lowercase_name(doc: Doc, start: int, size: int, full_name_words: set[str],
