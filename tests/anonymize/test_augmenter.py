@@ -6,9 +6,9 @@ from spacy.util import registry
 
 from tests.annotated_docs import annotated, blank
 
-TEXT = "Frau Anna Albers, geb. 12.03.1950, liegt auf Station 4B. Fall-Nr. 2024031144."
+TEXT = "Frau Anna Albers, geb. 12.03.1950, liegt auf Station 4B. Fall-Nr. 2024057166."
 ENTITIES = [("Anna Albers", "NAME_PATIENT"), ("12.03.1950", "DATE"), ("4B", "ID"),
-            ("2024031144", "ID")]
+            ("2024057166", "ID")]
 
 
 def augmenter(**settings):

@@ -49,8 +49,6 @@ def test_with_lang_ward_words_are_cues_for_codes_with_a_letter():
     nlp = trained(lang="de")
     assert "intensivstation" in nlp.get_pipe("deid_id_cues").unit_cues
     assert found(nlp, "Verlegung auf die Intensivstation II heute.") == [("II", "ID")]
-    # a bare number after such a word is as often a count of days
-    assert found(nlp, "Auf der Intensivstation 3 Tage.") == []
     # the ward words come from the language: English has no "Intensivstation"
     assert found(in_english(), "Verlegung auf die Intensivstation II heute.") == []
 
@@ -59,10 +57,36 @@ def test_with_lang_a_ward_word_as_field_label_is_a_cue_for_bare_numbers():
     nlp = trained(lang="de")
     assert found(nlp, "Chirurgie\nRaum: 214\nDatum: heute") == [("214", "ID")]
     assert found(nlp, "Raum : 7 frei") == [("7", "ID")]
-    # no colon, another word before the colon, or another language: a bare number stays
-    assert found(nlp, "Im Raum 214 Tage") == []
+    # another word before the colon, or another language: a bare number stays
     assert found(nlp, "Dosis: 214 mg") == []
     assert found(in_english(), "Raum: 214") == []
+
+
+def test_with_lang_a_bare_number_right_after_a_ward_word_is_an_id():
+    nlp = trained(lang="de")
+    assert found(nlp, "Pat. schläft, Bett 2 unruhig.") == [("2", "ID")]
+    assert found(nlp, "Verlegt in Zi. 614 heute.") == [("614", "ID")]
+    # a word between them, a line break, or another language: the number stays
+    assert found(nlp, "Im Bett seit 2 Tagen.") == []
+    assert found(nlp, "Zurück ins Bett\n2 Tage später") == []
+    assert found(in_english(), "Pat. schläft, Bett 2 unruhig.") == []
+
+
+def test_a_ward_word_training_puts_before_bare_numbers_that_are_no_ids_is_no_cue_for_them():
+    training = [*TRAINING, ("Auf der Intensivstation 3 Tage.", []),
+                ("Intensivstation 5 Tage, dann Station 2 bis heute.", [("2", "ID")])]
+    nlp = trained(training, lang="de")
+    cues = nlp.get_pipe("deid_id_cues")
+    assert "intensivstation" not in cues.number_cues and "bett" in cues.number_cues
+    assert found(nlp, "Danach Intensivstation 4 Tage.") == []
+    # it is still a cue for a code with a letter
+    assert found(nlp, "Verlegung auf die Intensivstation II heute.") == [("II", "ID")]
+
+
+def test_a_code_ends_before_a_suffix_after_an_apostrophe():
+    nlp = initialized("deid_id_cues", "tr", TRAINING, {})
+    assert found(nlp, "Hasta oda 512'ye nakledildi.") == [("512", "ID")]
+    assert found(nlp, "Hasta yatak 3’e alındı.") == [("3", "ID")]
 
 
 def test_a_ward_word_training_puts_before_other_codes_is_no_cue():
@@ -78,8 +102,8 @@ def test_codes_without_a_cue_and_words_next_to_a_cue_stay_as_they_are():
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("6A", True), ("III", True), ("MB-6620485", True), ("TK/2024/22817", True),
-    ("24B0913377", True), ("108433219", True), ("eAU-8FQ2-77XK-1190", True),
+    ("6A", True), ("III", True), ("MB-6683152", True), ("TK/2024/22591", True),
+    ("24B0857913", True), ("108597312", True), ("eAU-8FQ2-63XK-1457", True),
     ("10/10", False), ("1234", True), ("Montag", False), ("Hb", False),
     ("12.03.2024", False), ("ab-cd", False), ("9-06", True), ("9-0-6", False),
 ])
@@ -94,19 +118,19 @@ def test_two_numbers_joined_by_a_hyphen_are_an_id_after_a_cue_only():
 
 
 def test_long_codes_next_to_a_learned_cue_become_ids():
-    training = [("Patient MRN MB-6620485 seen.", [("MB-6620485", "ID")]),
-                ("Admitted, MRN 00483917, today.", [("00483917", "ID")]),
+    training = [("Patient MRN MB-6683152 seen.", [("MB-6683152", "ID")]),
+                ("Admitted, MRN 00571296, today.", [("00571296", "ID")]),
                 ("Dose 75 mcg daily.", [])]
     nlp = initialized("deid_id_cues", "en", training, {})
-    assert found(nlp, "Transfer, MRN TOI-118563 to ward.") == [("TOI-118563", "ID")]
-    assert found(nlp, "Glucose 108433219 in the report.") == []
+    assert found(nlp, "Transfer, MRN TOI-137568 to ward.") == [("TOI-137568", "ID")]
+    assert found(nlp, "Glucose 108597312 in the report.") == []
 
 
 def test_elided_articles_and_bare_symbols_are_no_cues():
-    training = [("N° d'examen 4470193 prévu.", [("4470193", "ID")]),
-                ("Dossier d'admission 2231574 ouvert.", [("2231574", "ID")]),
-                ("Ordonnance n° 7731904 remise.", [("7731904", "ID")]),
-                ("Le n° 7731905 suit.", [("7731905", "ID")])]
+    training = [("N° d'examen 8830517 prévu.", [("8830517", "ID")]),
+                ("Dossier d'admission 6619042 ouvert.", [("6619042", "ID")]),
+                ("Ordonnance n° 5517208 remise.", [("5517208", "ID")]),
+                ("Le n° 5517209 suit.", [("5517209", "ID")])]
     cues = initialized("deid_id_cues", "fr", training, {}).get_pipe("deid_id_cues")
     assert "d'" not in cues.cues_before
     assert "n°" in cues.cues_before
@@ -115,8 +139,8 @@ def test_elided_articles_and_bare_symbols_are_no_cues():
 def test_words_before_codes_are_learned_from_every_language_words_after_from_its_own():
     nlp = blank("tr")
     cues = nlp.add_pipe("deid_id_cues")
-    texts = [("Patient LOT A52-77104 implanted.", "en", "A52-77104"),
-             ("Implantat LOT K32M-6603 eingesetzt.", "de", "K32M-6603"),
+    texts = [("Patient LOT A52-69318 implanted.", "en", "A52-69318"),
+             ("Implantat LOT K32M-6175 eingesetzt.", "de", "K32M-6175"),
              ("Raum 3B numaralı heute.", "de", "3B"),
              ("Saal 4C numaralı gestern.", "de", "4C")]
     docs = []
@@ -150,6 +174,7 @@ def test_learned_cues_survive_to_disk_and_back(tmp_path):
     reloaded = spacy.load(tmp_path / "p")
     assert reloaded.get_pipe("deid_id_cues").cues_before == nlp.get_pipe("deid_id_cues").cues_before
     assert found(reloaded, "Verlegt auf Station 7C.") == [("7C", "ID")]
+    assert reloaded.get_pipe("deid_id_cues").number_cues == nlp.get_pipe("deid_id_cues").number_cues
 
 
 def test_an_untrained_component_and_an_empty_document_change_nothing():
@@ -176,20 +201,20 @@ def test_a_code_takes_the_place_of_entities_inside_it_but_not_of_one_reaching_be
     nlp = blank("en")
     nlp.add_pipe("deid_id_cues")
     nlp.get_pipe("deid_id_cues").load_learned({"cues_before": ["mrn"]})
-    text = "Seen today, MRN P-4417038 and MRN 2024-115903 done."
-    assert found(nlp, text, [("4417038", "CONTACT_PHONE"), ("2024", "DATE")]) == [
-        ("P-4417038", "ID"), ("2024-115903", "ID")]
-    assert found(nlp, text, [("MRN P-4417038", "ID")]) == [
-        ("MRN P-4417038", "ID"), ("2024-115903", "ID")]
-    assert found(nlp, text, [("P-4417038", "CONTACT_PHONE")]) == [
-        ("P-4417038", "CONTACT_PHONE"), ("2024-115903", "ID")]
+    text = "Seen today, MRN P-4453069 and MRN 2024-137906 done."
+    assert found(nlp, text, [("4453069", "CONTACT_PHONE"), ("2024", "DATE")]) == [
+        ("P-4453069", "ID"), ("2024-137906", "ID")]
+    assert found(nlp, text, [("MRN P-4453069", "ID")]) == [
+        ("MRN P-4453069", "ID"), ("2024-137906", "ID")]
+    assert found(nlp, text, [("P-4453069", "CONTACT_PHONE")]) == [
+        ("P-4453069", "CONTACT_PHONE"), ("2024-137906", "ID")]
 
 
 def test_an_id_takes_the_capital_letter_prefix_of_its_code():
     nlp = trained()
-    text = "Fall TMU 3390281, Kasse OHP 4471 0926"
-    entities = [("3390281", "ID"), ("4471 0926", "ID")]
-    assert found(nlp, text, entities) == [("TMU 3390281", "ID"), ("OHP 4471 0926", "ID")]
+    text = "Fall TMU 3385217, Kasse OHP 4471 0958"
+    entities = [("3385217", "ID"), ("4471 0958", "ID")]
+    assert found(nlp, text, entities) == [("TMU 3385217", "ID"), ("OHP 4471 0958", "ID")]
 
 
 def test_cue_words_ward_words_and_other_words_are_no_code_prefix():
@@ -198,3 +223,16 @@ def test_cue_words_ward_words_and_other_words_are_no_code_prefix():
     entities = [("31188", "ID"), ("4471", "ID"), ("5511", "ID"), ("04109", "LOCATION_ZIP"),
                 ("7781", "ID")]
     assert found(nlp, text, entities) == [(text_, label) for text_, label in entities]
+
+
+def test_the_last_part_of_a_hyphenated_field_label_is_learned_as_a_cue_of_its_own():
+    training = [("Fall-Nr. 6619042 offen.", [("6619042", "ID")]),
+                ("Aufnahme-Nr. 8830517 neu.", [("8830517", "ID")]),
+                ("Befund: LK-Station 4R vergrößert.", []),
+                ("Befund: LK-Station 7 unauffällig.", [])]
+    nlp = initialized("deid_id_cues", "de", training, {})
+    cues = nlp.get_pipe("deid_id_cues").cues_before
+    assert "-nr" in cues and "-station" not in cues
+    # a label seen in no training document, ending in a learned part
+    assert found(nlp, "Ausweis-Nr.: K9Q4Z81MB") == [("K9Q4Z81MB", "ID")]
+    assert found(nlp, "Befund: LK-Station 2R klein.") == []

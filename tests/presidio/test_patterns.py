@@ -78,8 +78,8 @@ def test_scores_are_recorded_on_spans(pl_nlp):
      [("13 июля 2025 г.", "DATE"), ("426008", "LOCATION_ZIP")]),
     ("fa", "تاریخ ۲۰۲۴/۱۱/۰۵ و کد پستی ۴۸۱۵۷۳۳۹۷۱",
      [("۲۰۲۴/۱۱/۰۵", "DATE"), ("۴۸۱۵۷۳۳۹۷۱", "LOCATION_ZIP")]),
-    ("ar", "هاتف: 041-2563412، فاكس: 041-2563418",
-     [("041-2563412", "CONTACT_PHONE"), ("041-2563418", "CONTACT_FAX")]),
+    ("ar", "هاتف: 041-2756134، فاكس: 041-2756138",
+     [("041-2756134", "CONTACT_PHONE"), ("041-2756138", "CONTACT_FAX")]),
     ("it", "Codice fiscale RSSMRA85T10A562S, nato il 10/12/1985.",
      [("RSSMRA85T10A562S", "ID"), ("10/12/1985", "DATE")]),
     # a Solar Hijri year after a month name
@@ -127,10 +127,10 @@ def test_digit_normalization_keeps_offsets():
 
 
 def test_case_number_needs_context_and_context_words_extend_it():
-    text = "Vermerk 31875294 abgelegt."
+    text = "Vermerk 31857924 abgelegt."
     assert ents(pipeline("de")(text)) == []
     extended = pipeline("de", context_words={"ID": ["vermerk"]})
-    assert ents(extended(text)) == [("31875294", "ID")]
+    assert ents(extended(text)) == [("31857924", "ID")]
 
 
 @pytest.mark.parametrize(("lang", "text", "expected"), [

@@ -22,8 +22,8 @@ from spacy_deid.presidio.recognizers import normalize_digits
 TEXTS = {
     "de": [
         "Patientin Gerda Hufnagel, geb. 03.07.1961, Tel. 0911 4567890, Fax: 0911 4567891.\n"
-        "Versichertennummer A123456780, Fallnummer 31875294, Aufnahme am 12.03.2024.\n"
-        "Vermerk 31875294 abgelegt. PLZ 90402 Nürnberg, IBAN DE89370400440532013000.",
+        "Versichertennummer A123456780, Fallnummer 31857924, Aufnahme am 12.03.2024.\n"
+        "Vermerk 31857924 abgelegt. PLZ 90402 Nürnberg, IBAN DE89370400440532013000.",
         "  \n\nTel.0911-4567890 (Zentrale); Aktenzeichen: 2057113 vom 1. März 2023;"
         " E-Mail hufnagel@example.de, www.klinik-nuernberg.de/kardiologie",
     ],

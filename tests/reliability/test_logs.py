@@ -24,7 +24,7 @@ PHI = (SURNAME, BIRTH_DATE, PHONE, "4567890", INSURANCE_NUMBER)
 LETTER = (f"Klinikum Nürnberg, Medizinische Klinik 3\n\n"
           f"Sehr geehrte Frau Kollegin,\n\n"
           f"wir berichten über Frau Gerda {SURNAME}, geb. {BIRTH_DATE}, Tel. {PHONE}, "
-          f"Versichertennummer {INSURANCE_NUMBER}, Fallnummer 31875294, die vom 12.03.2024 "
+          f"Versichertennummer {INSURANCE_NUMBER}, Fallnummer 31857924, die vom 12.03.2024 "
           f"bis 19.03.2024 stationär behandelt wurde. Frau {SURNAME} ist unter der Nummer "
           f"{PHONE} erreichbar.\n\nMit freundlichen Grüßen\nDr. med. K. Lange")
 

@@ -1,7 +1,7 @@
 """The `deid_date_shapes` component: a number that no date is written as is not a date.
 
 The NERs learned dates from digits and separators, and now and then they take a long
-number for one ("Case: 215873409317", "Паспорт: 03 09 514772"). The anonymizer then
+number for one ("Case: 217358409316", "Паспорт: 03 09 538716"). The anonymizer then
 writes a date-like surrogate, and a strategy chosen for dates (`keep`, for a study that
 needs the real dates) would apply to an identifier. A date has separators
 or a month word, or is a short run of digits; a run of `min_digits` or more digits with
@@ -9,9 +9,9 @@ at most spaces between the groups, unless the groups read as day, month, year
 ("12 03 2024") or year, month, day ("2024 03 12"), is a code. So is one word of letters
 and digits, in parts joined by "-" or "/" or not at all, that holds a letter outside the
 language's month names, Roman numerals and a closing era or year mark of up to two letters
-("AUT/24/118406", "HP-24-3310", "ACC90022781"; not "12-Mar-2024", "12-III-2024",
+("AUT/24/137409", "HP-24-3586", "ACC90051736"; not "12-Mar-2024", "12-III-2024",
 "26/04/1446هـ"), or two or more digit groups of which one has five digits or more
-("2024-115903"). Such a DATE entity becomes an ID. A DATE or AGE entity that is only
+("2024-137906"). Such a DATE entity becomes an ID. A DATE or AGE entity that is only
 part of such a word, the rest of which holds a digit too, becomes an ID as well (the
 tokenizer cuts "23-44871" into three tokens, and an NER may take "23" for an age), and so
 does one that touches an ID ("4" of "4B", the "B" an ID).
@@ -31,7 +31,7 @@ annotated span of any label is a pair of numbers no calendar reads, a time of da
 scheme; an annotated month name with its year is one span, never a day and month without
 the year after them; and an era mark written right after a date is inside its span. Place it
 after the NERs, before the components that act on IDs (`deid_entity_bounds` then joins
-"RAD-" and "2024-115903").
+"RAD-" and "2024-137906").
 """
 
 from __future__ import annotations

@@ -10,11 +10,11 @@ trims whitespace from its edges (a surrogate must not swallow the layout); what 
 the break is left free for the rule-based detectors after it.
 
 The second NER only fills the gaps the first one left, so a code the first found in part
-comes out in pieces ("PE3-" + "118290", "RAD-" + "2024-0931455"). No two annotated IDs
+comes out in pieces ("PE3-" + "137260", "RAD-" + "2024-0857316"). No two annotated IDs
 touch without whitespace between them, so two IDs that touch are joined into one. For the
 same reason an ID that covers part of a code word of letters, digits and hyphens grows over
-the whole word ("S5-2024-" + "044817"); a slash or a dash between two codes ("207/A",
-"08812/1–08812/6") can separate two annotated IDs and stops it. Other touching entities
+the whole word ("S5-2024-" + "067138"); a slash or a dash between two codes ("207/A",
+"08574/1–08574/6") can separate two annotated IDs and stops it. Other touching entities
 stay apart: a date range ("03-06/2022") may be annotated in part. Place it right after the
 NERs and `deid_date_shapes` (whose IDs it then joins).
 """

@@ -11,6 +11,9 @@ are IDs:
 
 A word becomes a cue where it stood next to a code-shaped ID in at least `min_documents`
 training documents and at least `min_ratio` of the code-shaped tokens next to it were IDs.
+The last part of a word with a hyphen is counted as a cue word of its own ("-nr" of
+"Fall-Nr."), so that a field label of the same kind not seen in training ("Ausweis-Nr.")
+is a cue too.
 The documents may be in several languages (`spacy project run assemble` gives it every
 language's training documents): the words before a code are field labels and abbreviations
 that languages share ("MRN", "LOT", "ID", "Nr.", "№"), so they are counted in all of them;
@@ -20,28 +23,31 @@ language is `doc.user_data["lang"]`, set by the corpus conversion).
 
 With `lang`, the language's words for a ward, room, bed, operating theatre, intensive care
 or clinic (`unit_words` in its profile) are cues too, for codes with a letter
-("Intensive Care Unit III", "اتاق عمل III", "oda B4"), and for bare numbers only as a
-field label, the word and a colon right before the code ("Zimmer: 316", "اتاق: ۳۱۶");
-otherwise a bare number after them is as often a dose or a count of days. Such a cue is
-often in one or two documents only, too few to learn it; where the training documents put
-it before two or more codes with a letter and under `min_ratio` of them were IDs, it is
-dropped.
+("Intensive Care Unit III", "اتاق عمل III", "oda B4"), and for bare numbers right after
+the word on its line ("Bett 2", "Zi. 614") or after the word as a field label, the word
+and a colon ("Zimmer: 316", "اتاق: ۳۱۶"); a bare number one word further on is as often a
+dose or a count of days. Such a cue is often in one or two documents only, too few to learn
+it; where the training documents put it before two or more codes with a letter and under
+`min_ratio` of them were IDs, it is dropped, and where they put it right before bare
+numbers and under `min_ratio` of those were IDs ("ICU 3 times a day"), it is no cue for
+bare numbers.
 
 At run time, every code-shaped word with a cue next to it becomes an `ID` entity, unless
 an existing entity covers it or reaches beyond it; entities that cover only part of the
-word (the digits of "P-4417038" taken for a phone number) give way to it. Code-shaped: a
+word (the digits of "P-4453069" taken for a phone number) give way to it. Code-shaped: a
 Roman numeral of two or more letters ("II"), up to four digits in any script with at
 most two letters before or after them and an optional hyphen ("316", "6A", "B42", "O-14",
 "۳۱۶"), two numbers of up to three digits joined by a hyphen ("3-07": ranges and doses
 have this shape too, so the cue decides), or a longer code of letters and digits in parts
-joined by "-" or "/" ("MB-6620485", "TK/2024/22817"), the record, case, insurance, order
+joined by "-" or "/" ("MB-6683152", "TK/2024/22591"), the record, case, insurance, order
 and lot numbers of forms and reports; the word may be several tokens ("6" "A"), written
-without space between them. A cue word is a word of two letters or more, or a number sign
+without space between them, and ends before an apostrophe with a suffix (Turkish
+"512'ye"). A cue word is a word of two letters or more, or a number sign
 ("#", "№", "n°").
 
 A number that any detector took for an ID also takes the word of two to five capital
 letters right before it, one space apart, that is no cue: the prefix of its code ("TMU
-3390281", "OHP 4471 0926 33", "SN 4471-0829-B"). Annotated IDs of the training documents
+3385217", "OHP 4471 0958 62", "SN 4471-0563-B"). Annotated IDs of the training documents
 include such a word far more often than they leave it out, and the words they leave out
 are the names of the number ("MRN", "NPWZ", "PID"), which are cues.
 """
@@ -71,7 +77,7 @@ def is_code(text: str) -> bool:
     """A Roman numeral, a short number with at most two letters around it, two short
     numbers joined by a hyphen (a ward and room, "9-06", "3-07"), or a longer
     code: letters and digits, in parts joined by "-" or "/", with a letter and a digit or
-    with five digits or more ("MB-6620485", "TK/2024/22817", "24B0913377", "108433219")."""
+    with five digits or more ("MB-6683152", "TK/2024/22591", "24B0857913", "108597312")."""
     if SHORT_CODE.match(text):
         return True
     if LONG_CODE.match(text) is None:
@@ -83,7 +89,8 @@ def is_code(text: str) -> bool:
 def code_spans(doc: Doc, excluded: set[int]) -> Iterator[tuple[int, int]]:
     """(start, end) token ranges of the code-shaped words of `doc` outside the `excluded`
     tokens. A word is a run of tokens written without space between them ("6" "A",
-    "O" "-" "14"), without punctuation at its edges ("B42" in "B42,")."""
+    "O" "-" "14"), without punctuation at its edges ("B42" in "B42,") and without a suffix
+    after an apostrophe ("512" in "512'ye")."""
     i = 0
     while i < len(doc):
         if doc[i].is_space:  # a line break or a column gap before a word is no part of it
@@ -92,7 +99,7 @@ def code_spans(doc: Doc, excluded: set[int]) -> Iterator[tuple[int, int]]:
         j = i
         while j + 1 < len(doc) and not doc[j].whitespace_ and not doc[j + 1].is_space:
             j += 1
-        start, end = i, j + 1
+        start, end = i, suffix_start(doc, i, j + 1)
         while end > start and doc[end - 1].is_punct:
             end -= 1
         while start < end and doc[start].is_punct:
@@ -101,6 +108,18 @@ def code_spans(doc: Doc, excluded: set[int]) -> Iterator[tuple[int, int]]:
                 and is_code(doc[start:end].text.rstrip("."))):
             yield start, end
         i = j + 1
+
+
+APOSTROPHES = frozenset({"'", "\u2019"})
+
+
+def suffix_start(doc: Doc, start: int, end: int) -> int:
+    """Where the word of tokens `start`-`end` ends before an apostrophe followed by letters
+    only, a suffix (Turkish "1'e", "512'ye"); `end` where there is none."""
+    for i in range(start + 1, end - 1):
+        if doc[i].text in APOSTROPHES and all(token.is_alpha for token in doc[i + 1 : end]):
+            return i
+    return end
 
 
 def has_letter(text: str) -> bool:
@@ -121,6 +140,20 @@ def after_field_label(doc: Doc, start: int, words: set[str]) -> bool:
     return label is not None and label.removesuffix(":") in words
 
 
+def word_right_before(doc: Doc, start: int) -> str | None:
+    """The lower-cased word right before token `start` on its line, without the dot of an
+    abbreviation ("zi" for "Zi. 614"); None where a line break, punctuation or a number
+    stands there."""
+    i = start - 1
+    while i >= 0 and doc[i].is_space and "\n" not in doc[i].text:
+        i -= 1
+    if i >= 1 and doc[i].text == "." and not doc[i - 1].whitespace_:
+        i -= 1
+    if i < 0 or not any(char.isalpha() for char in doc[i].text):
+        return None
+    return doc[i].lower_.rstrip(".")
+
+
 def context_words(doc: Doc, start: int, end: int, window: int) -> tuple[list[str], str | None]:
     """The last `window` lower-cased words (no punctuation, whitespace or numbers) among the
     `window + 1` tokens before token `start`, and the first token after the code on the
@@ -129,6 +162,15 @@ def context_words(doc: Doc, start: int, end: int, window: int) -> tuple[list[str
     after = next((token for token in doc[end : end + 2]
                   if not token.is_space or "\n" in token.text), None)
     return before[-window:], after.lower_ if after is not None and after.is_alpha else None
+
+
+def cue_keys(words: Iterable[str]) -> set[str]:
+    """The words, and for a compound with a hyphen its last part after the hyphen ("-nr" of
+    "personalausweis-nr"): field labels of one kind of number share it, so a compound not
+    seen in training is a cue where the part is one."""
+    keys = set(words)
+    keys |= {"-" + word.rsplit("-", 1)[1] for word in keys if "-" in word.strip("-")}
+    return keys
 
 
 NUMBER_SIGNS = frozenset({"#", "№", "n°", "nº"})
@@ -166,6 +208,7 @@ class IdCues(LearnedData):
         self.cues_before: set[str] = set()
         self.cues_after: set[str] = set()
         self.unit_cues: set[str] = set()
+        self.number_cues: set[str] = set()
 
     # -- learning -----------------------------------------------------------------
     def initialize(self, get_examples: Callable[[], Iterable[Example]],
@@ -181,6 +224,8 @@ class IdCues(LearnedData):
         near_id: Counter = Counter()  # (side, word) -> ... of them IDs
         lettered: Counter = Counter()  # unit word -> codes with a letter after it
         lettered_ids: Counter = Counter()  # ... of them IDs
+        numbers: Counter = Counter()  # unit word -> bare numbers right after it
+        number_ids: Counter = Counter()  # ... of them IDs
         id_documents: dict[tuple[str, str], set[int]] = defaultdict(set)
         for number, doc in enumerate(docs):
             ids = {i for ent in doc.ents if ent.label_ == "ID" for i in range(ent.start, ent.end)}
@@ -188,7 +233,7 @@ class IdCues(LearnedData):
             own_language = self.lang is None or doc.user_data.get("lang", self.lang) == self.lang
             for start, end in code_spans(doc, others):
                 before, after = context_words(doc, start, end, self.window)
-                keys = {("before", word) for word in before}
+                keys = {("before", word) for word in cue_keys(before)}
                 keys |= {("after", after)} if after is not None and own_language else set()
                 is_id = ids.issuperset(range(start, end))
                 near.update(keys)
@@ -200,6 +245,9 @@ class IdCues(LearnedData):
                     units = self.ward_words.intersection(before)
                     lettered.update(units)
                     lettered_ids.update(units if is_id else ())
+                elif (unit := word_right_before(doc, start)) in self.ward_words:
+                    numbers[unit] += 1
+                    number_ids[unit] += is_id
         cues = {key for key, count in near_id.items()
                 if len(id_documents[key]) >= self.min_documents
                 and count / near[key] >= self.min_ratio}
@@ -208,10 +256,12 @@ class IdCues(LearnedData):
         self.unit_cues = {word for word in self.ward_words - self.cues_before
                           if lettered[word] < self.min_documents
                           or lettered_ids[word] / lettered[word] >= self.min_ratio}
+        self.number_cues = {word for word in self.ward_words if not numbers[word]
+                            or number_ids[word] / numbers[word] >= self.min_ratio}
 
     # -- finding --------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
-        if not (self.cues_before or self.cues_after or self.unit_cues):
+        if not (self.cues_before or self.cues_after or self.unit_cues or self.number_cues):
             return doc
         entity_of = entity_index(doc)
         found: list[Span] = []
@@ -222,7 +272,7 @@ class IdCues(LearnedData):
             if not self.may_take(inside, start, end):
                 continue
             before, after = context_words(doc, start, end, self.window)
-            if (self.cues_before.intersection(before) or after in self.cues_after
+            if (self.cues_before.intersection(cue_keys(before)) or after in self.cues_after
                     or self.is_unit_code(doc, start, end, before)):
                 found.append(Span(doc, start, end, label="ID"))
                 replaced.update((ent.start, ent.end) for ent in inside)
@@ -246,7 +296,7 @@ class IdCues(LearnedData):
 
     def is_code_prefix(self, token: Token) -> bool:
         """A word of two to five capital letters, one space before a code, that is no cue
-        and no ward or room word ("TMU" of "TMU 3390281", not "MRN" or "ICU")."""
+        and no ward or room word ("TMU" of "TMU 3385217", not "MRN" or "ICU")."""
         return (token.whitespace_ == " " and 2 <= len(token) <= 5 and token.is_alpha
                 and token.is_upper and token.lower_ not in self.cues_before
                 and token.lower_ not in self.ward_words)
@@ -255,31 +305,33 @@ class IdCues(LearnedData):
     def may_take(inside: list[Span], start: int, end: int) -> bool:
         """Whether a code word (tokens `start`-`end`) may become an ID given the entities
         `inside` that overlap it: where there are none, or where they lie within the word
-        and leave part of it out (the digits of "P-4417038" taken as a phone number, a year
-        in "RAD-2024-115903" as a date); an entity reaching beyond the word, or one that is
+        and leave part of it out (the digits of "P-4453069" taken as a phone number, a year
+        in "RAD-2024-137906" as a date); an entity reaching beyond the word, or one that is
         the word, stays."""
         if any(ent.start < start or ent.end > end for ent in inside):
             return False
         return sum(len(ent) for ent in inside) < end - start
 
     def is_unit_code(self, doc: Doc, start: int, end: int, before: list[str]) -> bool:
-        """A code after a ward or room word: one with a letter, or any after the word as a
-        field label ("Oda: 316")."""
+        """A code after a ward or room word: one with a letter, or a bare number right after
+        the word ("Bett 2") or after the word as a field label ("Oda: 316")."""
         if has_letter(doc[start:end].text):
             return bool(self.unit_cues.intersection(before))
-        return after_field_label(doc, start, self.unit_cues)
+        return (word_right_before(doc, start) in self.number_cues
+                or after_field_label(doc, start, self.unit_cues))
 
     # -- serialisation (LearnedData) ------------------------------------------------
     def learned(self) -> dict:
         """What `initialize` learned, as JSON-ready data."""
         return {"cues_before": sorted(self.cues_before), "cues_after": sorted(self.cues_after),
-                "unit_cues": sorted(self.unit_cues)}
+                "unit_cues": sorted(self.unit_cues), "number_cues": sorted(self.number_cues)}
 
     def load_learned(self, data: dict) -> None:
         """Restore what `learned` returned."""
         self.cues_before = set(data.get("cues_before", []))
         self.cues_after = set(data.get("cues_after", []))
         self.unit_cues = set(data.get("unit_cues", []))
+        self.number_cues = set(data.get("number_cues", []))
 
 
 @Language.factory(

@@ -4,7 +4,7 @@ Hospital case numbers, record numbers and insurance numbers have no checksum or 
 that Presidio could validate; a long digit run (with an optional letter prefix) scores low on
 its own and counts only when a context word such as "Fallnummer" or "MRN" stands before it.
 A code of capital letters and at least five digits, in parts joined by "-" or "/"
-("TDM-25-118640", "S5-2024-044817", "22K0917X"), is an identifier without a context word:
+("TDM-25-137642", "S5-2024-067138", "22K0653X"), is an identifier without a context word:
 clinical text writes units, doses, dates and gene names otherwise (lower-case letters,
 fewer digits).
 """
