@@ -236,3 +236,13 @@ def test_the_last_part_of_a_hyphenated_field_label_is_learned_as_a_cue_of_its_ow
     # a label seen in no training document, ending in a learned part
     assert found(nlp, "Ausweis-Nr.: K9Q4Z81MB") == [("K9Q4Z81MB", "ID")]
     assert found(nlp, "Befund: LK-Station 2R klein.") == []
+
+
+@pytest.mark.parametrize("lang, text, code", [
+    ("ar", "نُقل المريض إلى عنبر 5 مساءً.", "5"),
+    ("en", "Moved to bay 4 overnight.", "4"),
+    ("tr", "Hasta koğuş 2 içinde izlendi.", "2"),
+])
+def test_the_profiles_ward_words_include_the_words_for_a_ward_bay_or_box(lang, text, code):
+    nlp = initialized("deid_id_cues", lang, [], {})
+    assert found(nlp, text) == [(code, "ID")]
