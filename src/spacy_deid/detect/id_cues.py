@@ -344,6 +344,6 @@ def make_id_cues(nlp: Language, name: str, lang: str | None, window: int, min_do
                  min_ratio: float) -> IdCues:
     """Factory of `deid_id_cues`; call `initialize` (or load) to give it its cues. With
     `lang`, the language's ward and room words are cues for codes with a letter, and for
-    any code after the word and a colon."""
+    a bare number right after the word or after the word and a colon."""
     lang = pipeline_language(nlp, lang, "deid_id_cues")
     return IdCues(name, lang, window, min_documents, min_ratio)
