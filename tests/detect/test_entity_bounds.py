@@ -47,12 +47,12 @@ def test_the_words_after_the_break_are_left_to_the_rule_based_detectors():
         ("Patientin: Berger ging.", [("Berger", "NAME_PATIENT")]),
     ], {})
     nlp.add_pipe("deid_entity_bounds", first=True)
-    text = "Klinikum Nord \n\nBERICHT Patientin: Zitteraal"
+    text = "Klinikum Nord \n\nBERICHT Patientin: Wetterhahn"
     doc = annotated(nlp, text, [(text, "LOCATION_HOSPITAL")])
     for _, component in nlp.pipeline:
         doc = component(doc)
     assert [(e.text, e.label_) for e in doc.ents] == [
-        ("Klinikum Nord", "LOCATION_HOSPITAL"), ("Zitteraal", "NAME_PATIENT")]
+        ("Klinikum Nord", "LOCATION_HOSPITAL"), ("Wetterhahn", "NAME_PATIENT")]
 
 
 def test_the_pieces_of_a_code_are_joined_into_one_id():

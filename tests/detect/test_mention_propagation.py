@@ -185,9 +185,9 @@ def propagated(nlp, text, entities):
 
 
 def test_a_lowercase_surname_of_a_detected_name_is_added():
-    text = "Patient: Peter Haworth. 13:00 haworth mobilised to the bay window."
-    assert propagated(lowercase_pipeline(), text, [("Peter Haworth", "NAME_PATIENT")]) == [
-        ("Peter Haworth", "NAME_PATIENT"), ("haworth", "NAME_PATIENT")]
+    text = "Patient: Peter Hepworth. 13:00 hepworth mobilised to the bay window."
+    assert propagated(lowercase_pipeline(), text, [("Peter Hepworth", "NAME_PATIENT")]) == [
+        ("Peter Hepworth", "NAME_PATIENT"), ("hepworth", "NAME_PATIENT")]
 
 
 def test_an_ordinary_word_short_word_or_place_is_not_taken_in_lowercase():
@@ -198,13 +198,13 @@ def test_an_ordinary_word_short_word_or_place_is_not_taken_in_lowercase():
 
 
 def test_without_initialize_or_the_setting_no_lowercase_word_is_taken():
-    text = "Patient: Peter Haworth. 13:00 haworth mobilised."
-    entities = [("Peter Haworth", "NAME_PATIENT")]
+    text = "Patient: Peter Hepworth. 13:00 hepworth mobilised."
+    entities = [("Peter Hepworth", "NAME_PATIENT")]
     uninitialised = pipeline("en", {"min_lowercase_length": 4})
     assert [e.text for e in with_entities(uninitialised, text, entities).ents] == [
-        "Peter Haworth"]
+        "Peter Hepworth"]
     assert propagated(lowercase_pipeline(min_lowercase_length=0), text, entities) == [
-        ("Peter Haworth", "NAME_PATIENT")]
+        ("Peter Hepworth", "NAME_PATIENT")]
 
 
 def test_the_ordinary_words_survive_saving(tmp_path):

@@ -44,8 +44,8 @@ def test_cues_before_and_after_names_are_learned_with_their_label():
 
 
 def test_a_name_after_a_cue_word_is_found():
-    assert found(trained(), "Heute kam Frau Zitteraal zur Kontrolle.") == [
-        ("Zitteraal", "NAME_PATIENT")]
+    assert found(trained(), "Heute kam Frau Wetterhahn zur Kontrolle.") == [
+        ("Wetterhahn", "NAME_PATIENT")]
 
 
 def test_a_name_after_a_title_entity_takes_the_title_label_and_both_words():
@@ -60,9 +60,9 @@ def test_a_name_before_an_after_cue_is_found_past_the_comma():
 
 def test_a_joined_second_name_gets_the_label_of_the_first():
     nlp = trained()
-    text = "Dr. Seiler und Wantzer melden sich."
+    text = "Dr. Seiler und Pfetzer melden sich."
     assert found(nlp, text, [("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR")]) == [
-        ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Wantzer", "NAME_DOCTOR")]
+        ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Pfetzer", "NAME_DOCTOR")]
 
 
 
@@ -77,9 +77,9 @@ SIGNATURE_COLUMNS = [
 def test_a_tab_between_signature_columns_is_learned_as_a_joiner_past_the_title():
     nlp = trained(training=TRAINING[:3] + SIGNATURE_COLUMNS)
     assert "<GAP>" in nlp.get_pipe("deid_name_cues").joiners
-    text = "Dr. Seiler \tWantzer\nKlinik"
+    text = "Dr. Seiler \tPfetzer\nKlinik"
     assert found(nlp, text, [("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR")]) == [
-        ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Wantzer", "NAME_DOCTOR")]
+        ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Pfetzer", "NAME_DOCTOR")]
 
 
 def test_one_column_of_a_kind_is_not_enough_to_learn_the_gap():
@@ -89,9 +89,9 @@ def test_one_column_of_a_kind_is_not_enough_to_learn_the_gap():
 
 def test_a_joiner_the_ner_took_into_a_name_is_dropped_and_the_joined_name_found():
     nlp = trained()
-    text = "Dr. Seiler und Wantzer melden sich."
+    text = "Dr. Seiler und Pfetzer melden sich."
     assert found(nlp, text, [("Dr.", "NAME_TITLE"), ("Seiler und", "NAME_DOCTOR")]) == [
-        ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Wantzer", "NAME_DOCTOR")]
+        ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Pfetzer", "NAME_DOCTOR")]
 
 
 def test_a_capitalised_word_like_a_joiner_stays_in_the_name():
@@ -114,13 +114,13 @@ def test_scripts_without_case_take_any_word_that_is_not_common():
 
 def test_names_stop_at_max_tokens():
     nlp = trained(max_tokens=1)
-    assert found(nlp, "Frau Anna Maria Zitteraal") == [("Anna", "NAME_PATIENT")]
+    assert found(nlp, "Frau Anna Maria Wetterhahn") == [("Anna", "NAME_PATIENT")]
 
 
 def test_an_untrained_component_changes_nothing():
     nlp = blank()
     nlp.add_pipe("deid_name_cues")
-    doc = nlp("Frau Zitteraal")
+    doc = nlp("Frau Wetterhahn")
     assert doc.ents == ()
 
 
@@ -130,8 +130,8 @@ def test_learned_cues_survive_to_disk_and_back(tmp_path):
     loaded = spacy.load(tmp_path / "p")
     assert loaded.get_pipe("deid_name_cues").learned() == nlp.get_pipe(
         "deid_name_cues").learned()
-    assert [(e.text, e.label_) for e in loaded("Heute Frau Zitteraal.").ents] == [
-        ("Zitteraal", "NAME_PATIENT")]
+    assert [(e.text, e.label_) for e in loaded("Heute Frau Wetterhahn.").ents] == [
+        ("Wetterhahn", "NAME_PATIENT")]
     restored = blank().add_pipe("deid_name_cues").from_bytes(
         nlp.get_pipe("deid_name_cues").to_bytes())
     assert restored.cues_before == nlp.get_pipe("deid_name_cues").cues_before
@@ -180,7 +180,7 @@ def test_the_word_before_a_title_is_learned_as_a_cue_too():
 def test_a_title_the_ner_missed_still_announces_a_name():
     nlp = trained()
     assert nlp.get_pipe("deid_name_cues").cues_before["dr."] == "NAME_DOCTOR"
-    assert found(nlp, "Augenarzt Dr. Perchtner, zuletzt") == [("Perchtner", "NAME_DOCTOR")]
+    assert found(nlp, "Augenarzt Dr. Perchtold, zuletzt") == [("Perchtold", "NAME_DOCTOR")]
 
 
 def test_a_title_of_the_language_that_training_lacks_is_a_doctor_cue():
@@ -218,7 +218,7 @@ def test_a_dash_after_a_sentence_is_learned_as_the_cue_of_a_signed_entry():
 
 def test_a_dash_that_follows_no_sentence_end_is_no_sign_off():
     nlp = trained(training=SIGNED_ENTRIES)
-    assert found(nlp, "Innere Medizin – Notaufnahme\nGabe – Zitteraal") == []
+    assert found(nlp, "Innere Medizin – Notaufnahme\nGabe – Wetterhahn") == []
 
 
 TURKISH = [("Bayan Karaduman geldi.", [("Karaduman", "NAME_PATIENT")]),
@@ -271,25 +271,25 @@ def test_a_field_label_with_its_colon_is_a_cue_where_the_word_alone_is_not():
 
 
 def test_surname_comma_first_name_after_a_cue_is_one_name_where_training_writes_so():
-    text = "Bericht. Patientin: Zitteraal, Marie, geb. 1975"
-    assert found(trained(training=FIELDS), text) == [("Zitteraal, Marie", "NAME_PATIENT")]
+    text = "Bericht. Patientin: Wetterhahn, Marie, geb. 1975"
+    assert found(trained(training=FIELDS), text) == [("Wetterhahn, Marie", "NAME_PATIENT")]
 
 
 def test_a_surname_the_ner_found_alone_takes_the_first_name_after_its_comma():
     nlp = trained(training=FIELDS)
-    text = "Kontrolle bei Zitteraal, Marie am Montag."
-    assert found(nlp, text, [("Zitteraal", "NAME_PATIENT")]) == [
-        ("Zitteraal, Marie", "NAME_PATIENT")]
-    upper = "Kontrolle bei ZITTERAAL, MARIE am Montag."
-    assert found(nlp, upper, [("ZITTERAAL", "NAME_PATIENT")]) == [
-        ("ZITTERAAL, MARIE", "NAME_PATIENT")]
+    text = "Kontrolle bei Wetterhahn, Marie am Montag."
+    assert found(nlp, text, [("Wetterhahn", "NAME_PATIENT")]) == [
+        ("Wetterhahn, Marie", "NAME_PATIENT")]
+    upper = "Kontrolle bei WETTERHAHN, MARIE am Montag."
+    assert found(nlp, upper, [("WETTERHAHN", "NAME_PATIENT")]) == [
+        ("WETTERHAHN, MARIE", "NAME_PATIENT")]
 
 
 def test_a_degree_after_the_comma_is_not_a_first_name():
     nlp = trained(training=FIELDS)
     for degree in ("MBA", "PhD"):
-        text = f"Gesehen von Henley, {degree} am Montag."
-        assert found(nlp, text, [("Henley", "NAME_DOCTOR")]) == [("Henley", "NAME_DOCTOR")]
+        text = f"Gesehen von Hensby, {degree} am Montag."
+        assert found(nlp, text, [("Hensby", "NAME_DOCTOR")]) == [("Hensby", "NAME_DOCTOR")]
 
 
 def test_without_inverted_names_in_training_the_name_stops_at_the_comma():
@@ -300,8 +300,8 @@ def test_without_inverted_names_in_training_the_name_stops_at_the_comma():
     ]
     nlp = trained(training=training)
     assert not nlp.get_pipe("deid_name_cues").inverted_names
-    assert found(nlp, "Patientin: Zitteraal, Marie war da.") == [
-        ("Zitteraal", "NAME_PATIENT")]
+    assert found(nlp, "Patientin: Wetterhahn, Marie war da.") == [
+        ("Wetterhahn", "NAME_PATIENT")]
 
 
 def test_cues_saved_before_inverted_names_existed_still_load():
@@ -326,13 +326,13 @@ def test_a_closing_formula_line_is_learned_as_a_cue_for_the_name_line_after_it()
     assert cues.cues_before["<LINE>mit freundlichen grüßen"] == "NAME_DOCTOR"
     assert "grüßen" not in cues.cues_before
     # a trailing comma and blank lines do not change the cue
-    text = "Befund.\nMit freundlichen Grüßen,\n\n\nKai Zitteraal\n"
-    assert found(nlp, text) == [("Kai Zitteraal", "NAME_DOCTOR")]
+    text = "Befund.\nMit freundlichen Grüßen,\n\n\nKai Wetterhahn\n"
+    assert found(nlp, text) == [("Kai Wetterhahn", "NAME_DOCTOR")]
 
 
 def test_a_line_cue_takes_only_a_line_that_is_a_name_of_two_words_or_more():
     nlp = trained(training=SIGNED)
-    for line in ("Zitteraal", "Unterschrift: Kai Zitteraal", "Kai Zitteraal war hier"):
+    for line in ("Wetterhahn", "Unterschrift: Kai Wetterhahn", "Kai Wetterhahn war hier"):
         text = f"Befund.\nMit freundlichen Grüßen\n{line}\nKlinik"
         assert found(nlp, text) == [], line
 
@@ -340,6 +340,6 @@ def test_a_line_cue_takes_only_a_line_that_is_a_name_of_two_words_or_more():
 def test_line_cues_need_a_line_that_opens_after_the_cue_line():
     from spacy_deid.detect.name_cues import line_cues
 
-    doc = blank("de").make_doc("Mit freundlichen Grüßen\n\n  Kai Zitteraal")
+    doc = blank("de").make_doc("Mit freundlichen Grüßen\n\n  Kai Wetterhahn")
     assert {doc[i].text: key for i, key in line_cues(doc).items()} == {
         "Kai": "<LINE>mit freundlichen grüßen"}

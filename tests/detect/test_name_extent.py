@@ -40,9 +40,9 @@ def test_it_learns_particles_title_words_and_inverted_names():
      "Ch. Janssen"),
     ("Dr. Eva von Berg kam.", [("Eva", "NAME_DOCTOR"), ("Berg", "NAME_DOCTOR")],
      "Eva von Berg"),
-    ("Patientin: Morvan, Mélina, geb. 1.2.2007", [("Morvan", "NAME_PATIENT"),
+    ("Patientin: Morvic, Mélina, geb. 1.2.2007", [("Morvic", "NAME_PATIENT"),
                                                   ("Mélina", "NAME_PATIENT")],
-     "Morvan, Mélina"),
+     "Morvic, Mélina"),
 ])
 def test_parts_of_one_name_are_joined_with_the_first_label(text, parts, whole):
     assert extent(trained(), text, parts) == [(whole, parts[0][1])]
@@ -50,27 +50,27 @@ def test_parts_of_one_name_are_joined_with_the_first_label(text, parts, whole):
 
 def test_halves_of_a_hyphenated_name_are_joined():
     # the French tokenizer splits at the hyphen, the German one does not
-    parts = [("Noah", "NAME_DOCTOR"), ("DIALLO", "NAME_PATIENT")]
-    assert extent(trained("fr", training=[]), "le petit Noah KIEFFER-DIALLO, né", parts) == [
-        ("Noah KIEFFER-DIALLO", "NAME_DOCTOR")]
+    parts = [("Noah", "NAME_DOCTOR"), ("DIAKITE", "NAME_PATIENT")]
+    assert extent(trained("fr", training=[]), "le petit Noah KIENZLER-DIAKITE, né", parts) == [
+        ("Noah KIENZLER-DIAKITE", "NAME_DOCTOR")]
 
 
 def test_a_comma_between_names_joins_only_where_inverted_names_were_learned():
     training = [("Dr. Kunz und Dr. Lange kamen.", [("Kunz", "NAME_DOCTOR"),
                                                    ("Lange", "NAME_DOCTOR")])]
-    parts = [("Morvan", "NAME_PATIENT"), ("Mélina", "NAME_PATIENT")]
-    assert extent(trained(training=training), "Patientin: Morvan, Mélina", parts) == parts
+    parts = [("Morvic", "NAME_PATIENT"), ("Mélina", "NAME_PATIENT")]
+    assert extent(trained(training=training), "Patientin: Morvic, Mélina", parts) == parts
 
 
 def test_two_names_of_two_words_around_a_comma_stay_apart():
-    parts = [("Gabriele Tinari", "NAME_DOCTOR"), ("Simona Ricciuti", "NAME_DOCTOR")]
-    assert extent(trained(), "Pflege: Gabriele Tinari, Simona Ricciuti", parts) == parts
+    parts = [("Gabriele Tornari", "NAME_DOCTOR"), ("Simona Rizzuto", "NAME_DOCTOR")]
+    assert extent(trained(), "Pflege: Gabriele Tornari, Simona Rizzuto", parts) == parts
 
 
 def test_a_name_grows_over_a_surname_and_an_initial_after_it():
     nlp = trained()
-    assert extent(nlp, "Dr Isobel Thwaite, MRCP", [("Isobel", "NAME_DOCTOR")]) == [
-        ("Isobel Thwaite", "NAME_DOCTOR")]
+    assert extent(nlp, "Dr Isobel Braithby, MRCP", [("Isobel", "NAME_DOCTOR")]) == [
+        ("Isobel Braithby", "NAME_DOCTOR")]
     assert extent(nlp, "Brzeziński B. dr", [("Brzeziński", "NAME_DOCTOR")]) == [
         ("Brzeziński B.", "NAME_DOCTOR")]
 
@@ -85,18 +85,18 @@ def test_a_name_grows_left_over_a_known_first_name_an_initial_and_a_particle():
     nlp = trained()
     assert extent(nlp, "Heute kam Maria Rieser.", [("Rieser", "NAME_PATIENT")]) == [
         ("Maria Rieser", "NAME_PATIENT")]
-    assert extent(nlp, "Bericht an M. Morvan.", [("Morvan", "NAME_PATIENT")]) == [
-        ("M. Morvan", "NAME_PATIENT")]
+    assert extent(nlp, "Bericht an M. Morvic.", [("Morvic", "NAME_PATIENT")]) == [
+        ("M. Morvic", "NAME_PATIENT")]
     assert extent(nlp, "Operateur Dr. von Ebersberg.", [("Ebersberg", "NAME_DOCTOR")]) == [
         ("von Ebersberg", "NAME_DOCTOR")]
 
 
 def test_a_particle_joins_before_a_surname_but_not_before_an_initial():
     nlp = trained()
-    assert extent(nlp, "Befund von J. Abendroth.", [("Abendroth", "NAME_DOCTOR")]) == [
-        ("J. Abendroth", "NAME_DOCTOR")]
-    assert extent(nlp, "Befund: J. von Abendroth.", [("Abendroth", "NAME_DOCTOR")]) == [
-        ("J. von Abendroth", "NAME_DOCTOR")]
+    assert extent(nlp, "Befund von J. Morgenstock.", [("Morgenstock", "NAME_DOCTOR")]) == [
+        ("J. Morgenstock", "NAME_DOCTOR")]
+    assert extent(nlp, "Befund: J. von Morgenstock.", [("Morgenstock", "NAME_DOCTOR")]) == [
+        ("J. von Morgenstock", "NAME_DOCTOR")]
 
 
 def test_a_capitalised_word_that_is_no_known_name_does_not_join_from_the_left():
@@ -187,12 +187,12 @@ def test_a_name_grows_to_at_most_max_tokens():
 
 def test_a_name_of_two_words_takes_no_more_words():
     nlp = trained()
-    assert extent(nlp, "Herrn Tobias Öhler Kaiserstrße 33", [("Tobias Öhler", "NAME_DOCTOR")]
-                  ) == [("Tobias Öhler", "NAME_DOCTOR")]
+    assert extent(nlp, "Herrn Tobias Öttl Kaiserstrße 33", [("Tobias Öttl", "NAME_DOCTOR")]
+                  ) == [("Tobias Öttl", "NAME_DOCTOR")]
     assert extent(nlp, "Patient : M. GOSSELIN Alain", [("GOSSELIN Alain", "NAME_PATIENT")]
                   ) == [("GOSSELIN Alain", "NAME_PATIENT")]
-    assert extent(nlp, "Ortoptistin: Handzlik H. MBA", [("Handzlik", "NAME_DOCTOR")]) == [
-        ("Handzlik H.", "NAME_DOCTOR")]
+    assert extent(nlp, "Ortoptistin: Hanuszek H. MBA", [("Hanuszek", "NAME_DOCTOR")]) == [
+        ("Hanuszek H.", "NAME_DOCTOR")]
 
 
 @pytest.mark.parametrize("text, name, whole", [
@@ -230,8 +230,8 @@ def test_what_it_learned_survives_saving(tmp_path):
     reloaded = spacy.load(tmp_path / "pipeline")
     assert (reloaded.get_pipe("deid_name_extent").learned()
             == nlp.get_pipe("deid_name_extent").learned())
-    assert extent(reloaded, "Dr Isobel Thwaite, MRCP", [("Isobel", "NAME_DOCTOR")]) == [
-        ("Isobel Thwaite", "NAME_DOCTOR")]
+    assert extent(reloaded, "Dr Isobel Braithby, MRCP", [("Isobel", "NAME_DOCTOR")]) == [
+        ("Isobel Braithby", "NAME_DOCTOR")]
 
 
 def test_a_name_does_not_switch_between_scripts_with_and_without_case():

@@ -6,7 +6,7 @@ import spacy
 from tests.annotated_docs import annotated, blank, initialized
 
 TRAINING = [
-    ("Frau Zitteraal kam zur Kontrolle.", [("Zitteraal", "NAME_PATIENT")]),
+    ("Frau Wetterhahn kam zur Kontrolle.", [("Wetterhahn", "NAME_PATIENT")]),
     ("Die Farbe Rosa war auffällig. Die Farbe Rosa blieb.", []),
     ("Die Patientin kam. Die Patientin ging.", []),
 ]
@@ -26,18 +26,18 @@ def test_a_known_first_name_alone_is_found():
 
 
 def test_capitalised_words_after_a_first_name_join_it():
-    assert found(trained(), "PATIENTIN:\nGerlinde Schielaug, geb: 16.7.1999") == [
-        ("Gerlinde Schielaug", "NAME_PATIENT")]
+    assert found(trained(), "PATIENTIN:\nGerlinde Schiefbach, geb: 16.7.1999") == [
+        ("Gerlinde Schiefbach", "NAME_PATIENT")]
 
 
 def test_a_double_first_name_of_two_known_first_names_is_known():
-    assert found(trained(), "Arzt: Dr. Wirth | Jan-Hendrik Sievers, Ostseite") == [
-        ("Jan-Hendrik Sievers", "NAME_PATIENT")]
+    assert found(trained(), "Arzt: Dr. Wirth | Jan-Hendrik Siebers, Ostseite") == [
+        ("Jan-Hendrik Siebers", "NAME_PATIENT")]
     assert found(trained(), "Bahnhof Jan-Zitterbach heute") == []
 
 
 def test_a_name_word_of_the_training_documents_is_known():
-    assert found(trained(), "Danach kam Zitteraal wieder.") == [("Zitteraal", "NAME_PATIENT")]
+    assert found(trained(), "Danach kam Wetterhahn wieder.") == [("Wetterhahn", "NAME_PATIENT")]
 
 
 def test_inflected_forms_of_a_known_name_are_known():
@@ -79,8 +79,8 @@ def test_ordinary_and_lowercase_words_are_never_names():
 
 
 def test_a_surname_before_an_initial_is_a_doctor_by_default():
-    assert found(trained(), "Orthoptistin: Hendlbein H. MBA") == [
-        ("Hendlbein H.", "NAME_DOCTOR")]
+    assert found(trained(), "Orthoptistin: Haselbein H. MBA") == [
+        ("Haselbein H.", "NAME_DOCTOR")]
 
 
 @pytest.mark.parametrize(("text", "name"), [
@@ -96,8 +96,8 @@ def test_an_initial_before_a_surname_opens_the_name(text, name):
 
 
 def test_an_initial_the_tokenizer_splits_from_its_dot_counts():
-    assert found(trained("pl", training=[]), "Ortoptystka: Handzlik H. MBA") == [
-        ("Handzlik H.", "NAME_DOCTOR")]
+    assert found(trained("pl", training=[]), "Ortoptystka: Hanuszek H. MBA") == [
+        ("Hanuszek H.", "NAME_DOCTOR")]
 
 
 def test_an_initial_already_marked_as_a_person_takes_the_surname_before_it():
@@ -133,7 +133,7 @@ def test_an_initial_entity_keeps_its_edges_after_ordinary_words_and_other_labels
 
 def test_one_default_label_can_be_changed_alone():
     nlp = trained(default_labels={"with_initial": "NAME_OTHER"})
-    assert found(nlp, "Orthoptistin: Hendlbein H. MBA") == [("Hendlbein H.", "NAME_OTHER")]
+    assert found(nlp, "Orthoptistin: Haselbein H. MBA") == [("Haselbein H.", "NAME_OTHER")]
 
 
 def test_the_label_of_a_form_is_learned_from_the_training_documents():
@@ -183,10 +183,10 @@ def test_what_was_learned_survives_saving_and_loading(tmp_path):
     nlp.to_disk(tmp_path / "pipeline")
     loaded = spacy.load(tmp_path / "pipeline")
     forms = loaded.get_pipe("deid_name_forms")
-    assert forms.names == {"zitteraal"}
+    assert forms.names == {"wetterhahn"}
     assert "rosa" in forms.ordinary_words
-    assert [(e.text, e.label_) for e in loaded("Danach kam Zitteraal wieder.").ents] == [
-        ("Zitteraal", "NAME_PATIENT")]
+    assert [(e.text, e.label_) for e in loaded("Danach kam Wetterhahn wieder.").ents] == [
+        ("Wetterhahn", "NAME_PATIENT")]
 
 
 def test_loading_without_the_data_file_is_a_clear_error(tmp_path):
@@ -219,15 +219,15 @@ def test_common_first_names_that_faker_lacks_come_from_the_project_list(lang, te
 
 def test_a_name_word_alone_takes_the_label_of_the_detected_person_it_belongs_to():
     nlp = trained()
-    text = "Ärztin: Maria Schielaug\nMaria kam später."
+    text = "Ärztin: Maria Schiefbach\nMaria kam später."
     # a first name alone is otherwise a patient's (the default label)
     assert found(nlp, "Maria kam später.") == [("Maria", "NAME_PATIENT")]
-    assert found(nlp, text, [("Maria Schielaug", "NAME_DOCTOR")]) == [
-        ("Maria Schielaug", "NAME_DOCTOR"), ("Maria", "NAME_DOCTOR")]
+    assert found(nlp, text, [("Maria Schiefbach", "NAME_DOCTOR")]) == [
+        ("Maria Schiefbach", "NAME_DOCTOR"), ("Maria", "NAME_DOCTOR")]
     # with a surname after it, the first name is another person's and keeps its own label
-    text = "Ärztin: Maria Schielaug\nMaria Zitteraal kam."
-    assert found(nlp, text, [("Maria Schielaug", "NAME_DOCTOR")])[-1] == (
-        "Maria Zitteraal", "NAME_PATIENT")
+    text = "Ärztin: Maria Schiefbach\nMaria Wetterhahn kam."
+    assert found(nlp, text, [("Maria Schiefbach", "NAME_DOCTOR")])[-1] == (
+        "Maria Wetterhahn", "NAME_PATIENT")
 
 
 def test_an_inflected_name_word_takes_the_label_of_the_detected_person():

@@ -9,7 +9,7 @@ from spacy_deid.lang.romanize import initial_pattern, latin_pattern
     ("Öztürk", ["ozturk", "oeztuerk"]),
     ("Ménard", ["menard"]),
     ("Wróbel", ["wrobel"]),
-    ("Гребенюк", ["grebenyuk", "hrebeniuk"]),
+    ("Гречанюк", ["grechanyuk", "hrechaniuk"]),
     ("Щукин", ["shchukin", "schukin"]),
     ("السويلم", ["suwailem", "alsuwailem", "al-suwailem"]),
     ("زرین‌کلاه", ["zarinkolah", "zarrinkolah"]),
@@ -20,7 +20,7 @@ def test_usual_latin_spellings_are_accepted(word, spellings):
 
 
 @pytest.mark.parametrize(("word", "other"), [
-    ("Öztürk", "ozturka"), ("Гребенюк", "grebenok"), ("Ménard", "menart")])
+    ("Öztürk", "ozturka"), ("Гречанюк", "grechanok"), ("Ménard", "menart")])
 def test_other_words_are_not(word, other):
     assert not re.fullmatch(latin_pattern(word), other)
 

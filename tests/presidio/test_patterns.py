@@ -92,7 +92,7 @@ def test_locale_formats(lang, text, expected):
 
 
 @pytest.mark.parametrize("lang, text, expected", [
-    ("tr", "Uzm. Dr. Sevda Kılıçarslan\nSevK. 06.06.2012", [("SevK.", "NAME_USERNAME")]),
+    ("tr", "Uzm. Dr. Sevda Kılıçkaya\nSevK. 06.06.2012", [("SevK.", "NAME_USERNAME")]),
     ("ru", "Диктовал: ЛанА. 12.03.2024", [("ЛанА.", "NAME_USERNAME")]),
     ("de", "Befund TypI und MioE ohne Punkt, USA. und McD. auch nicht.", []),
     ("de", "Mit freundlichen Grüßen\nDr. Müller\nCMA/tr\n", [("CMA/tr", "NAME_USERNAME")]),

@@ -17,7 +17,7 @@ opens a line, followed by a word that is not capitalised ("E. yaklaşık L5 sevi
 their patient so, and no other such initial there matches a patient. A Roman numeral
 ("Intensivstation III") is not looked for elsewhere: other Roman numerals of a letter are
 grades, types and lab names ("Stadium IV", "AT III"). Notes written in haste give a
-surname in lower case too ("13:00 haworth mobilised"): with `min_lowercase_length`, a
+surname in lower case too ("13:00 hepworth mobilised"): with `min_lowercase_length`, a
 lower-case word of that many letters or more that is one word of a detected person name of
 two words or more counts as well, unless it is an ordinary word of the training documents
 (learned by `initialize`, so "masse" or "della" are never taken). A one-word name is no

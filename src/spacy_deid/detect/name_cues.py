@@ -21,7 +21,7 @@ hand-written word list and works for any language with a training split:
   at least `min_cue_count` times between two entities of one label, a title before the
   second one counting as part of it ("und", "و", the gap in "Dr. Kunz <tab> Dr. Lange");
   a name after a person entity and a joiner is a person of the same label ("Drs. Seiler
-  und Wantzer");
+  und Pfetzer");
 * `common_words`: words seen at least `min_common_count` times outside any entity and
   never inside a person name: these never become names;
 * `particles`: lower-case words seen inside person names ("von", "de"), allowed within;
@@ -365,7 +365,7 @@ class NameCues(LearnedData):
     def repair_person_entities(self, doc: Doc) -> None:
         """Mend two slips of the NER in person entities, where the training letters show
         the pattern: a learned joiner taken as the last word ("Aydoğdu ve" in "Dr. Aydoğdu ve
-        Kahveci") is dropped, so that the joined name after it is found; a one-word name
+        Kazancı") is dropped, so that the joined name after it is found; a one-word name
         that a comma and a name word follow grows to "Surname, Firstname" (the NER often
         marks only "Albers" in "Albers, Beate")."""
         taken = entity_tokens(doc)
@@ -394,7 +394,7 @@ class NameCues(LearnedData):
     def with_first_name(self, doc: Doc, name: Span, taken: set[int]) -> Span:
         """`name` and, for a one-word name followed by a comma and one name word written
         like a first name, that word too ("Albers, Beate", "ALBERS, BEATE"; not the degree
-        in "Henley, MBA"), where the training letters write names that way."""
+        in "Hensby, MBA"), where the training letters write names that way."""
         if not self.inverted_names or len(name) != 1:
             return name
         comma = next_word(doc, name.end, 1)
@@ -427,7 +427,7 @@ class NameCues(LearnedData):
         return Span(doc, start, end, label=label) if end > start else None
 
     def joined_name(self, doc: Doc, person: Span, taken: set[int]) -> Span | None:
-        """A second name joined to `person` by a learned joiner ("Seiler und Wantzer")."""
+        """A second name joined to `person` by a learned joiner ("Seiler und Pfetzer")."""
         i = next_word(doc, person.end, 1)
         if i >= len(doc) or i in taken:
             return None

@@ -1,8 +1,8 @@
 """The `deid_name_extent` component: a detected person name grown to its whole extent.
 
-The NER often finds part of a name only: the first name of "Isobel Thwaite", the surname
-of "Alissa Rieser" or "al-Masri", both halves of "KIEFFER-DIALLO" or "Ch. Janssen" as two
-names with the hyphen or the dot left between them, "Morvan" and "Mélina" of "Morvan,
+The NER often finds part of a name only: the first name of "Isobel Braithby", the surname
+of "Alissa Rieser" or "al-Masri", both halves of "KIENZLER-DIAKITE" or "Ch. Janssen" as two
+names with the hyphen or the dot left between them, "Morvic" and "Mélina" of "Morvic,
 Mélina" apart. The anonymizer then replaces the parts it was given and the rest of the name
 stays in the text, or the name is split into surrogates that no longer read as one. This
 component takes the person entities as found and
@@ -20,11 +20,11 @@ component takes the person entities as found and
   person name in training) or an initial ("B.", which ends the name); before it, an
   initial ("M."), a learned particle, or a first name of the language (Faker's lists),
   as a sentence's capitalised first word stands there as often ("Дочь Ирина"); a particle
-  stands before a surname, never before an initial ("von" of "Befund von J. Abendroth" is a
+  stands before a surname, never before an initial ("von" of "Befund von J. Morgenstock" is a
   preposition). A hyphen joins a name word to any name ("al-Masri", "Ebersberg-Hallwang").
   A name of two words in a script with case takes a third name-like word where that word
   ends it: the line, punctuation or a lower-case word follows ("Mert Can Aydoğdu"; not
-  before a number or another capitalised word: "Tobias Öhler Kaiserstraße 33"). A name, even
+  before a number or another capitalised word: "Tobias Öttl Kaiserstraße 33"). A name, even
   of two words or more, takes one word after it that has a family name's form in the
   language (`surname_forms` in its profile: Arabic `ال…ي`, "سامي نبيل الحلبي"), where that
   word is no ordinary or title word: in training, a word of that form right after a whole
@@ -285,7 +285,7 @@ class NameExtent(LearnedData):
     def takes_third_word(self, name: Span, taken: set[int]) -> bool:
         """Whether a name of two words in a script with case goes on over the name-like
         word after it ("Mert Can Aydoğdu"): only where that word ends the name, before the
-        line's end, punctuation or a lower-case word ("Tobias Öhler Kaiserstraße 33" stays
+        line's end, punctuation or a lower-case word ("Tobias Öttl Kaiserstraße 33" stays
         two words), and is no abbreviation such as a degree ("PhD")."""
         doc, end = name.doc, name.end
         if (len(name) != 2 or not all(token.is_alpha for token in name)

@@ -15,12 +15,12 @@ and are still plain to see, so a statistical model that misses them leaks them:
   the start of a line, with one name-like word after it and then the line's end, a comma
   or "(" ("داریوش نوروزی (پزشک بخش)"; in the training letters of tr, ar and fa such
   lines are person names);
-* a name with an initial after it, as in signature columns ("Hendlbein H. MBA",
-  "Бринзей Б.", "الصواف ب."): up to `max_tokens` - 1 name-like words before a
+* a name with an initial after it, as in signature columns ("Haselbein H. MBA",
+  "Бринкевич Б.", "الصواف ب."): up to `max_tokens` - 1 name-like words before a
   one-letter abbreviation; where a surname follows the initial, the initial opens that
   name, and a word before it joins only as a known first name ("Pflegekraft K. Adeyemi"
   gives "K. Adeyemi"). Where a model has already marked the initial alone as a
-  person ("H."), that entity takes the surname before it ("Hendlbein H."), or, with no
+  person ("H."), that entity takes the surname before it ("Haselbein H."), or, with no
   name word before it, the name word after it ("Dr. H. Müller", "دکتر ب. صفایی"):
   otherwise the anonymizer replaces the letter and leaves the surname.
 
@@ -286,7 +286,7 @@ class NameForms(LearnedData):
         return has_case(token.text) or is_next or self.is_known_name(token.text)
 
     def name_with_initial(self, doc: Doc, token: Token, taken: set[int]) -> Span | None:
-        """Name-like words that end with `token` and are followed by an initial ("Hendlbein
+        """Name-like words that end with `token` and are followed by an initial ("Haselbein
         H."). Where a surname follows the initial, the initial opens that name ("Pflegekraft
         K. Adeyemi": "K. Adeyemi"), and the words before it join only as a known first name
         ("Tobias M. Wendelstein")."""
@@ -314,7 +314,7 @@ class NameForms(LearnedData):
 
     def with_surname_by_initial(self, ent: Span, taken: set[int]) -> Span:
         """A person entity that begins with an initial, grown to the surname before it
-        (name-like words outside the `taken` tokens of the entities: "Hendlbein H."); an
+        (name-like words outside the `taken` tokens of the entities: "Haselbein H."); an
         initial alone with no such word before it takes the name-like word after it
         ("Dr. H. Müller", "دکتر ب. صفایی")."""
         doc = ent.doc

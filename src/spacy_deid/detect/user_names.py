@@ -1,22 +1,22 @@
 """The `deid_user_names` component: login names and initials made from a detected name.
 
 Electronic reports, forms and messages sign with the login of the person who wrote,
-checked or typed them ("Benutzer: fabendroth", "signed by kbielecki", "(emarrone)",
-"suleymanov_rf", "sh.nikbakht"). A login identifies its owner as well as the name does,
+checked or typed them ("Benutzer: fmorgenstock", "signed by kbialas", "(emarchetti)",
+"sultanov_rf", "sh.niknam"). A login identifies its owner as well as the name does,
 yet it is no word the NER can read. Logins are made from their owner's name: initials and
 whole name words in some order, in Latin letters, with separators (`.`, `_`, `-`), a
 number or a role ("rad_", "PROF-") around them. So when a person's name is in `doc.ents`,
 a Latin word of the same document that spells some of that name's words, at least one of
 them whole (`min_whole` letters or more) and at least two in all, is their login
-(NAME_USERNAME). Initials alone ("NG" for Nicolò Girelli, "mtoe" for M. Trautmann-Öztürk)
+(NAME_USERNAME). Initials alone ("NG" for Nicolò Gavelli, "mtoe" for M. Trautwein-Öztürk)
 count only in brackets within `window` tokens after the name, since short capitals are
 common abbreviations. With `min_shortened`, a name word in a script with case may also be
-spelt by its first `min_shortened` letters or more ("anordq" for Abby Nordquist), in a login
+spelt by its first `min_shortened` letters or more ("anordh" for Abby Nordholm), in a login
 without capitals. Names in any script are spelt in Latin letters as
 `spacy_deid.lang.romanize` allows. An ordinary word that happens to spell a named person's
 initial and surname ("brain" where a "B. Rain" is named) is taken for a login too: a
 false alarm costs less than a leak. Existing entities win, except a title that is the role
-in front of a login ("PROF" of "PROF-htarhan" read as NAME_TITLE): the login takes its place.
+in front of a login ("PROF" of "PROF-htarcan" read as NAME_TITLE): the login takes its place.
 Otherwise new spans only fill gaps.
 """
 
@@ -61,7 +61,7 @@ class NameWord:
 def name_word(word: str, min_whole: int, min_shortened: int = 0) -> NameWord:
     """The spelling patterns of `word`; words under `min_whole` letters are initials only.
     With `min_shortened`, its first `min_shortened` letters or more stand for it too
-    ("anordq" for Abby Nordquist); 0 turns that off."""
+    ("anordh" for Abby Nordholm); 0 turns that off."""
     initial = initial_pattern(word)
     whole = latin_pattern(word) if len(word) >= min_whole else None
     return NameWord(re.compile(whole) if whole else None,

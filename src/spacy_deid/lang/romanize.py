@@ -1,9 +1,9 @@
 """Latin spellings of a name, as regular expressions: how a login name may write it.
 
-Hospital systems name their users in Latin letters ("fabendroth", "suleymanov_rf",
+Hospital systems name their users in Latin letters ("fmorgenstock", "sultanov_rf",
 "msuwailem") whatever the script of the person's name. A login writes a name the way its
 owner or an administrator chose, so one name has several spellings: "Öztürk" as "ozturk"
-or "oeztuerk", "Гребенюк" as "grebenyuk" or "hrebeniuk", "السويلم" as "alsuwailem" or
+or "oeztuerk", "Гречанюк" as "grechanyuk" or "hrechaniuk", "السويلم" as "alsuwailem" or
 "suwailem". `latin_pattern` gives a regular expression that accepts such spellings of a
 word; `initial_pattern` one for its first letter. Letters whose spelling varies have their
 variants listed here; every other letter is spelt by `anyascii`. Arabic script leaves out

@@ -122,7 +122,7 @@ def test_every_language_gives_a_different_name(lang):
 
 
 @pytest.mark.parametrize("lang, originals", [
-    ("tr", ["Elif Acar", "Sevda Kılıçarslan", "Emre Aksu", "Ayşe Yılmaz"]),
+    ("tr", ["Elif Acar", "Sevda Kılıçkaya", "Emre Aksu", "Ayşe Yılmaz"]),
     ("fa", ["نازنین بیگدلی", "حبیبی کریمه", "مریم احمدی"]),
     ("de", ["Beate Albers", "Hans Meier", "Inge Crohn", "Max Muster"]),
 ])

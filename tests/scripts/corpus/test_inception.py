@@ -21,7 +21,7 @@ def test_all_gold_spans_are_accounted_for(german):
     assert len(german) == 63
     assert sum(labels.values()) == 1439
     assert labels["DATE"] == 694 and labels["NAME_PATIENT"] == 166
-    # the one unlabelled span ("49", in Queisser) becomes an AGE: 23 + 1
+    # the one unlabelled span ("49", in Quendler) becomes an AGE: 23 + 1
     assert labels["AGE"] == 24
 
 

@@ -11,7 +11,7 @@ any language, so they need no context word:
   author's initials, two capitals or more or two or three lower-case letters, then a slash
   and the typist's two or three lower-case letters; never after a number, where such a
   thing is a unit ("5 IE/ml");
-* a login name with an underscore ("tech_msz", "suleymanov_rf"), which running text does
+* a login name with an underscore ("tech_mkz", "sultanov_rf"), which running text does
   not have.
 
 Two more shapes are signs only as the value of a field ("Typed: ...", "كتابة: ...",
