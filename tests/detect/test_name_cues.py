@@ -7,7 +7,7 @@ from spacy.tokens import Doc
 from tests.annotated_docs import annotated, blank, initialized
 
 TRAINING = [
-    ("Frau Albers kam.", [("Albers", "NAME_PATIENT")]),
+    ("Frau Albrecht kam.", [("Albrecht", "NAME_PATIENT")]),
     ("Frau Berger ging.", [("Berger", "NAME_PATIENT")]),
     ("Dr. Kunz und Dr. Lange sahen Frau Roth.",
      [("Dr.", "NAME_TITLE"), ("Kunz", "NAME_DOCTOR"), ("Dr.", "NAME_TITLE"),
@@ -50,19 +50,19 @@ def test_a_name_after_a_cue_word_is_found():
 
 def test_a_name_after_a_title_entity_takes_the_title_label_and_both_words():
     nlp = trained()
-    assert found(nlp, "Gez. Dr. Inge Crohn", [("Dr.", "NAME_TITLE")]) == [
-        ("Dr.", "NAME_TITLE"), ("Inge Crohn", "NAME_DOCTOR")]
+    assert found(nlp, "Gez. Dr. Inge Krahn", [("Dr.", "NAME_TITLE")]) == [
+        ("Dr.", "NAME_TITLE"), ("Inge Krahn", "NAME_DOCTOR")]
 
 
 def test_a_name_before_an_after_cue_is_found_past_the_comma():
-    assert found(trained(), "Luise Utz, geb. 1959") == [("Luise Utz", "NAME_PATIENT")]
+    assert found(trained(), "Luise Ulmer, geb. 1959") == [("Luise Ulmer", "NAME_PATIENT")]
 
 
 def test_a_joined_second_name_gets_the_label_of_the_first():
     nlp = trained()
-    text = "Dr. Seiler und Pfetzer melden sich."
-    assert found(nlp, text, [("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR")]) == [
-        ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Pfetzer", "NAME_DOCTOR")]
+    text = "Dr. Seidl und Pfetzer melden sich."
+    assert found(nlp, text, [("Dr.", "NAME_TITLE"), ("Seidl", "NAME_DOCTOR")]) == [
+        ("Dr.", "NAME_TITLE"), ("Seidl", "NAME_DOCTOR"), ("Pfetzer", "NAME_DOCTOR")]
 
 
 
@@ -77,9 +77,9 @@ SIGNATURE_COLUMNS = [
 def test_a_tab_between_signature_columns_is_learned_as_a_joiner_past_the_title():
     nlp = trained(training=TRAINING[:3] + SIGNATURE_COLUMNS)
     assert "<GAP>" in nlp.get_pipe("deid_name_cues").joiners
-    text = "Dr. Seiler \tPfetzer\nKlinik"
-    assert found(nlp, text, [("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR")]) == [
-        ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Pfetzer", "NAME_DOCTOR")]
+    text = "Dr. Seidl \tPfetzer\nKlinik"
+    assert found(nlp, text, [("Dr.", "NAME_TITLE"), ("Seidl", "NAME_DOCTOR")]) == [
+        ("Dr.", "NAME_TITLE"), ("Seidl", "NAME_DOCTOR"), ("Pfetzer", "NAME_DOCTOR")]
 
 
 def test_one_column_of_a_kind_is_not_enough_to_learn_the_gap():
@@ -89,9 +89,9 @@ def test_one_column_of_a_kind_is_not_enough_to_learn_the_gap():
 
 def test_a_joiner_the_ner_took_into_a_name_is_dropped_and_the_joined_name_found():
     nlp = trained()
-    text = "Dr. Seiler und Pfetzer melden sich."
-    assert found(nlp, text, [("Dr.", "NAME_TITLE"), ("Seiler und", "NAME_DOCTOR")]) == [
-        ("Dr.", "NAME_TITLE"), ("Seiler", "NAME_DOCTOR"), ("Pfetzer", "NAME_DOCTOR")]
+    text = "Dr. Seidl und Pfetzer melden sich."
+    assert found(nlp, text, [("Dr.", "NAME_TITLE"), ("Seidl und", "NAME_DOCTOR")]) == [
+        ("Dr.", "NAME_TITLE"), ("Seidl", "NAME_DOCTOR"), ("Pfetzer", "NAME_DOCTOR")]
 
 
 def test_a_capitalised_word_like_a_joiner_stays_in_the_name():
@@ -257,7 +257,7 @@ def test_an_unknown_language_is_refused_at_creation():
 
 
 FIELDS = [
-    ("Patientin: Albers, Beate, geb. 1950", [("Albers, Beate", "NAME_PATIENT")]),
+    ("Patientin: Albrecht, Beate, geb. 1950", [("Albrecht, Beate", "NAME_PATIENT")]),
     ("Patientin: Berger, Eva, geb. 1960", [("Berger, Eva", "NAME_PATIENT")]),
     ("Die Patientin kam. Die Patientin ging. Die Patientin schlief.", []),
 ]
@@ -294,7 +294,7 @@ def test_a_degree_after_the_comma_is_not_a_first_name():
 
 def test_without_inverted_names_in_training_the_name_stops_at_the_comma():
     training = [
-        ("Patientin: Albers, geb. 1950", [("Albers", "NAME_PATIENT")]),
+        ("Patientin: Albrecht, geb. 1950", [("Albrecht", "NAME_PATIENT")]),
         ("Patientin: Berger, geb. 1960", [("Berger", "NAME_PATIENT")]),
         ("Die Patientin kam. Die Patientin ging. Die Patientin schlief.", []),
     ]

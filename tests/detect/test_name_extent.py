@@ -6,8 +6,8 @@ import spacy
 from tests.annotated_docs import annotated, initialized
 
 TRAINING = [
-    ("Patientin: Albers, Beate. Die Patientin kam zur Kontrolle.",
-     [("Albers, Beate", "NAME_PATIENT")]),
+    ("Patientin: Albrecht, Beate. Die Patientin kam zur Kontrolle.",
+     [("Albrecht, Beate", "NAME_PATIENT")]),
     ("Patient: Zoller, Timo. Die Station meldete sich.", [("Zoller, Timo", "NAME_PATIENT")]),
     ("Dr. Jan von Ebersberg und Dr. Ina von Hallwang.",
      [("Dr.", "NAME_TITLE"), ("Jan von Ebersberg", "NAME_DOCTOR"),
@@ -36,8 +36,8 @@ def test_it_learns_particles_title_words_and_inverted_names():
 
 
 @pytest.mark.parametrize("text, parts, whole", [
-    ("Prof. Dr. Ch. Janssen kam.", [("Ch", "NAME_DOCTOR"), ("Janssen", "NAME_DOCTOR")],
-     "Ch. Janssen"),
+    ("Prof. Dr. Ch. Jantzen kam.", [("Ch", "NAME_DOCTOR"), ("Jantzen", "NAME_DOCTOR")],
+     "Ch. Jantzen"),
     ("Dr. Eva von Berg kam.", [("Eva", "NAME_DOCTOR"), ("Berg", "NAME_DOCTOR")],
      "Eva von Berg"),
     ("Patientin: Morvic, Mélina, geb. 1.2.2007", [("Morvic", "NAME_PATIENT"),
@@ -83,8 +83,8 @@ def test_a_name_grows_over_a_hyphenated_surname():
 
 def test_a_name_grows_left_over_a_known_first_name_an_initial_and_a_particle():
     nlp = trained()
-    assert extent(nlp, "Heute kam Maria Rieser.", [("Rieser", "NAME_PATIENT")]) == [
-        ("Maria Rieser", "NAME_PATIENT")]
+    assert extent(nlp, "Heute kam Maria Riedle.", [("Riedle", "NAME_PATIENT")]) == [
+        ("Maria Riedle", "NAME_PATIENT")]
     assert extent(nlp, "Bericht an M. Morvic.", [("Morvic", "NAME_PATIENT")]) == [
         ("M. Morvic", "NAME_PATIENT")]
     assert extent(nlp, "Operateur Dr. von Ebersberg.", [("Ebersberg", "NAME_DOCTOR")]) == [
@@ -167,13 +167,13 @@ def test_a_first_name_takes_its_surname_before_a_comma_where_inverted_names_were
     nlp = trained("ar", training=ARABIC_TRAINING)
     assert extent(nlp, "بحالة المريض النجار، فادي، مواليد", [("فادي", "NAME_PATIENT")]) == [
         ("النجار، فادي", "NAME_PATIENT")]
-    assert extent(trained(), "Patientin Albers, Beate kam", [("Beate", "NAME_PATIENT")]) == [
-        ("Albers, Beate", "NAME_PATIENT")]
+    assert extent(trained(), "Patientin Albrecht, Beate kam", [("Beate", "NAME_PATIENT")]) == [
+        ("Albrecht, Beate", "NAME_PATIENT")]
     # an ordinary word before the comma, or no inverted names in training
     assert extent(trained(), "Die Station, Beate kam", [("Beate", "NAME_PATIENT")]) == [
         ("Beate", "NAME_PATIENT")]
     no_inverted = trained(training=TRAINING[2:])
-    assert extent(no_inverted, "Patientin Albers, Beate kam", [("Beate", "NAME_PATIENT")]) == [
+    assert extent(no_inverted, "Patientin Albrecht, Beate kam", [("Beate", "NAME_PATIENT")]) == [
         ("Beate", "NAME_PATIENT")]
 
 

@@ -72,9 +72,9 @@ def test_error_message_names_the_endpoint_not_the_prompt():
     with scripted_llm_server({"p": [503]}) as server:
         model, _ = make_model(server.base_url, max_tries=2)
         with pytest.raises(ModelRequestError) as caught:
-            model.complete("p Beate Albers")
+            model.complete("p Beate Albrecht")
     assert server.base_url in str(caught.value)
-    assert "Albers" not in str(caught.value)
+    assert "Albrecht" not in str(caught.value)
     assert "HTTP 503" in str(caught.value)
 
 

@@ -61,7 +61,7 @@ def make_nlp(base_url: str, cache_dir=None, max_retries: int = 3, target_lang: s
     return nlp
 
 
-def source_doc(nlp, name: str = "Albers") -> Doc:
+def source_doc(nlp, name: str = "Albrecht") -> Doc:
     text, spans = parse_inline_tags(SOURCE.format(name=name))
     doc, report = make_doc(nlp.tokenizer, text, spans)
     assert report.lost == 0
@@ -104,7 +104,7 @@ def test_check_answer_returns_plain_text_and_spans_at_new_offsets():
 ])
 def test_bad_answers_are_rejected_with_a_reason(answer, reason):
     with pytest.raises(TranslationAnswerError, match=reason):
-        check_answer(answer, COUNTS, ["NAME_PATIENT", "DATE", "LOCATION_CITY"], source="Albers")
+        check_answer(answer, COUNTS, ["NAME_PATIENT", "DATE", "LOCATION_CITY"], source="Albrecht")
 
 
 def test_people_and_places_left_in_their_source_form_are_counted():
@@ -125,7 +125,7 @@ def test_prompt_carries_the_rules_the_languages_the_country_and_the_tagged_sourc
     prompt = task_of(nlp).build_prompt(source_doc(nlp), feedback="<DATE> occurs 2 times")
     assert "from German into French" in prompt
     assert "France" in prompt
-    assert "<NAME_PATIENT>Beate Albers</NAME_PATIENT>" in prompt
+    assert "<NAME_PATIENT>Beate Albrecht</NAME_PATIENT>" in prompt
     for rule in ("Keep every tag", "Translate everything", "postal codes",
                  "medical terminology", "<translation>", "Write nothing before or after"):
         assert rule in prompt
@@ -193,7 +193,7 @@ def test_source_entity_with_a_label_outside_labels_is_refused():
 # --- end to end through spacy-llm and HTTP --------------------------------------------------
 
 def test_correct_translation_gives_a_target_doc_with_spans_at_new_offsets():
-    with scripted_llm_server({"Albers": [wrap(ENGLISH)]}) as server:
+    with scripted_llm_server({"Albrecht": [wrap(ENGLISH)]}) as server:
         nlp = make_nlp(server.base_url)
         doc = nlp(source_doc(nlp))
     record = doc._.get(EXTENSION)
@@ -201,25 +201,25 @@ def test_correct_translation_gives_a_target_doc_with_spans_at_new_offsets():
     assert (record["attempts"], record["retries"], record["errors"]) == (1, 0, [])
     assert record["alignment"] == {"kept": 4, "adjusted": 0, "lost": 0}
     assert record["unchanged_entities"] == 0
-    assert [(e.text, e.label_) for e in doc.ents][0] == ("Beate Albers", "NAME_PATIENT")
+    assert [(e.text, e.label_) for e in doc.ents][0] == ("Beate Albrecht", "NAME_PATIENT")
     target = task_of(nlp).target_doc(doc)
     assert [(e.text, e.label_) for e in target.ents] == [
         ("Ashley Crawford", "NAME_PATIENT"), ("4/4/1997", "DATE"), ("Denver", "LOCATION_CITY"),
         ("3/19/2029", "DATE")]
-    assert target.user_data == {"lang": "en", "doc_id": "Albers"}
+    assert target.user_data == {"lang": "en", "doc_id": "Albrecht"}
     assert len(server.requests) == 1
 
 
 def test_a_dropped_tag_is_asked_again_with_the_reason_and_then_accepted():
     dropped = wrap(ENGLISH.replace("<DATE>3/19/2029</DATE>", "3/19/2029"))
-    with scripted_llm_server({"Albers": [dropped, wrap(ENGLISH)]}) as server:
+    with scripted_llm_server({"Albrecht": [dropped, wrap(ENGLISH)]}) as server:
         nlp = make_nlp(server.base_url)
         doc = nlp(source_doc(nlp))
     record = doc._.get(EXTENSION)
     assert (record["status"], record["attempts"], record["retries"]) == ("ok", 2, 1)
     assert record["errors"] == ["<DATE> occurs 2 times in the source but 1 times in the "
                                 "translation"]
-    prompts = server.prompts_for("Albers")
+    prompts = server.prompts_for("Albrecht")
     assert len(prompts) == 2
     assert "rejected" not in prompts[0]
     assert "rejected: <DATE> occurs 2 times" in prompts[1]
@@ -229,7 +229,7 @@ def test_a_dropped_tag_is_asked_again_with_the_reason_and_then_accepted():
 def test_an_answer_that_never_validates_is_reported_failed_after_max_retries():
     nested = wrap(ENGLISH.replace("<LOCATION_CITY>Denver</LOCATION_CITY>",
                                   "<LOCATION_CITY>Denver <DATE>x</DATE></LOCATION_CITY>"))
-    with scripted_llm_server({"Albers": [nested]}) as server:
+    with scripted_llm_server({"Albrecht": [nested]}) as server:
         nlp = make_nlp(server.base_url, max_retries=3)
         doc = nlp(source_doc(nlp))
     record = doc._.get(EXTENSION)
@@ -244,7 +244,7 @@ def test_an_answer_that_never_validates_is_reported_failed_after_max_retries():
 
 def test_chatter_around_the_translation_is_rejected_then_the_clean_answer_accepted():
     chatty = "Sure! Here is the translation:\n" + wrap(ENGLISH) + "\nLet me know."
-    with scripted_llm_server({"Albers": [chatty, wrap(ENGLISH)]}) as server:
+    with scripted_llm_server({"Albrecht": [chatty, wrap(ENGLISH)]}) as server:
         nlp = make_nlp(server.base_url)
         doc = nlp(source_doc(nlp))
     record = doc._.get(EXTENSION)
@@ -254,7 +254,7 @@ def test_chatter_around_the_translation_is_rejected_then_the_clean_answer_accept
 
 
 def test_a_timeout_is_retried_by_the_model_and_the_document_still_translated():
-    with scripted_llm_server({"Albers": [Stall(1.0), wrap(ENGLISH)]}) as server:
+    with scripted_llm_server({"Albrecht": [Stall(1.0), wrap(ENGLISH)]}) as server:
         nlp = make_nlp(server.base_url)
         doc = nlp(source_doc(nlp))
     assert doc._.get(EXTENSION)["status"] == "ok"
@@ -263,7 +263,7 @@ def test_a_timeout_is_retried_by_the_model_and_the_document_still_translated():
 
 
 def test_a_persistent_timeout_raises_and_nothing_is_cached(tmp_path):
-    with scripted_llm_server({"Albers": [Stall(1.0)]}) as server:
+    with scripted_llm_server({"Albrecht": [Stall(1.0)]}) as server:
         nlp = make_nlp(server.base_url, cache_dir=tmp_path)
         doc = source_doc(nlp)
         with pytest.raises(ModelRequestError, match="no answer after 2 tries"):
@@ -273,20 +273,20 @@ def test_a_persistent_timeout_raises_and_nothing_is_cached(tmp_path):
 
 
 def test_a_rerun_is_served_from_spacy_llms_disk_cache_without_the_server(tmp_path):
-    scripts = {"Albers": [wrap(ENGLISH)], "Meier": [wrap(ENGLISH.replace("Crawford", "Smith"))]}
+    scripts = {"Albrecht": [wrap(ENGLISH)], "Meier": [wrap(ENGLISH.replace("Crawford", "Smith"))]}
     with scripted_llm_server(scripts) as server:
         nlp = make_nlp(server.base_url, cache_dir=tmp_path)
-        first = list(nlp.pipe([source_doc(nlp, "Albers"), source_doc(nlp, "Meier")]))
+        first = list(nlp.pipe([source_doc(nlp, "Albrecht"), source_doc(nlp, "Meier")]))
         base_url = server.base_url
     assert [d._.get(EXTENSION)["status"] for d in first] == ["ok", "ok"]
     offline = make_nlp(base_url, cache_dir=tmp_path)  # the server is gone now
-    again = list(offline.pipe([source_doc(offline, "Albers"), source_doc(offline, "Meier")]))
+    again = list(offline.pipe([source_doc(offline, "Albrecht"), source_doc(offline, "Meier")]))
     assert [as_json(d._.get(EXTENSION)) for d in again] == [d._.get(EXTENSION) for d in first]
     assert "Ashley Smith" in task_of(offline).target_doc(again[1]).text
 
 
 def test_the_record_survives_a_docbin_round_trip():
-    with scripted_llm_server({"Albers": [wrap(ENGLISH)]}) as server:
+    with scripted_llm_server({"Albrecht": [wrap(ENGLISH)]}) as server:
         nlp = make_nlp(server.base_url)
         doc = nlp(source_doc(nlp))
     restored = next(DocBin(docs=[doc], store_user_data=True).get_docs(nlp.vocab))

@@ -1,6 +1,6 @@
 """The `deid_mention_propagation` component: every mention of a detected identifier is PHI.
 
-A letter names its patient many times ("Beate Albers", "Frau Albers", "ALBERS"); a
+A letter names its patient many times ("Beate Albrecht", "Frau Albrecht", "ALBRECHT"); a
 statistical model that finds one mention may miss another, and every missed mention is
 a leak. This component takes the names, places and IDs already in `doc.ents` and marks
 their other occurrences in the same document: the whole entity text, and for person

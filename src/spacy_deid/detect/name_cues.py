@@ -1,7 +1,7 @@
 """The `deid_name_cues` component: names announced by the words around them.
 
-Clinical letters introduce people with cue words: "Frau Albers", "Dr. med. Crohn",
-"السيدة الطويل", "Luise Utz, * 3.4.1959". A statistical model that misses such a name
+Clinical letters introduce people with cue words: "Frau Albrecht", "Dr. med. Krahn",
+"السيدة الطويل", "Luise Ulmer, * 3.4.1959". A statistical model that misses such a name
 leaks it, although its neighbour says plainly that a name stands there. This component
 learns the cues from annotated training documents (`initialize`), so it needs no
 hand-written word list and works for any language with a training split:
@@ -13,14 +13,14 @@ hand-written word list and works for any language with a training split:
   of a sentence on its line (`<SIGN-OFF>`: "Verband gewechselt. – Ilka", an entry signed
   in a nursing note; a dash elsewhere joins a range or a department's name) or an entity
   ("<NAME_TITLE>", "<LOCATION_STREET>"); before a title, the title's own words and the
-  word before the title count too ("Grüßen" in "Mit freundlichen Grüßen / Dr. Crohn");
+  word before the title count too ("Grüßen" in "Mit freundlichen Grüßen / Dr. Krahn");
   before a name that opens a line, so does the line above it (a closing formula); at run
   time such a line cue takes only a name of two or more words that fills its line;
   whitespace, and one `,` `(` `:` after a name, are looked past;
 * `joiners`: a word or a column gap (a tab, or two or more spaces, within a line) seen
   at least `min_cue_count` times between two entities of one label, a title before the
   second one counting as part of it ("und", "و", the gap in "Dr. Kunz <tab> Dr. Lange");
-  a name after a person entity and a joiner is a person of the same label ("Drs. Seiler
+  a name after a person entity and a joiner is a person of the same label ("Drs. Seidl
   und Pfetzer");
 * `common_words`: words seen at least `min_common_count` times outside any entity and
   never inside a person name: these never become names;
@@ -37,7 +37,7 @@ hand-written word list and works for any language with a training split:
   language's training documents to learn it, and in those of all languages with case a
   capitalised word on its line after one is a name;
 * `inverted_names`: whether "Surname, Firstname" (one word each side of a comma) was seen
-  at least `min_cue_count` times as one person name ("Patientin: Albers, Beate"); then
+  at least `min_cue_count` times as one person name ("Patientin: Albrecht, Beate"); then
   a one-word name, after a cue or found by the NER, takes the word after its comma too.
 
 At run time, next to every cue, the run of up to `max_tokens` name-like tokens (letters,
@@ -74,7 +74,7 @@ from spacy_deid.lang import pipeline_language, validate_language
 from spacy_deid.lang.profile import language_profile
 from spacy_deid.schema import PERSON_LABELS
 
-# Punctuation between a name and the cue after it: "Utz, * 3.4.1959", "اوحدی، متولد".
+# Punctuation between a name and the cue after it: "Ulmer, * 3.4.1959", "اوحدی، متولد".
 SKIPPED_AFTER_NAME = frozenset({",", "(", ":", "\u060c"})
 # Whitespace with a tab or two or more spaces and no line break between two names
 # (signature columns: "Prof. Dr. Ali Demir      Can Yıldız"), as a joiner key.
@@ -288,7 +288,7 @@ class NameCues(LearnedData):
                          lines: dict[int, str]) -> list[str]:
         """The cue keys before a name: the one next to it and, when that is a title, also
         the title's own words (for a title the NER missed) and the word before the title
-        ("Mit freundlichen Grüßen / Dr. med. Crohn"); and the line cue (`lines`) where the
+        ("Mit freundlichen Grüßen / Dr. med. Krahn"); and the line cue (`lines`) where the
         name, or its title, opens a line."""
         cue = self.cue_before(doc, start, entity_of)
         if cue != entity_cue("NAME_TITLE"):
@@ -367,7 +367,7 @@ class NameCues(LearnedData):
         the pattern: a learned joiner taken as the last word ("Aydoğdu ve" in "Dr. Aydoğdu ve
         Kazancı") is dropped, so that the joined name after it is found; a one-word name
         that a comma and a name word follow grows to "Surname, Firstname" (the NER often
-        marks only "Albers" in "Albers, Beate")."""
+        marks only "Albrecht" in "Albrecht, Beate")."""
         taken = entity_tokens(doc)
         repaired = [self.repaired(doc, ent, taken) if ent.label_ in PERSON_LABELS else ent
                     for ent in doc.ents]
@@ -393,7 +393,7 @@ class NameCues(LearnedData):
 
     def with_first_name(self, doc: Doc, name: Span, taken: set[int]) -> Span:
         """`name` and, for a one-word name followed by a comma and one name word written
-        like a first name, that word too ("Albers, Beate", "ALBERS, BEATE"; not the degree
+        like a first name, that word too ("Albrecht, Beate", "ALBRECHT, BEATE"; not the degree
         in "Hensby, MBA"), where the training letters write names that way."""
         if not self.inverted_names or len(name) != 1:
             return name
@@ -427,7 +427,7 @@ class NameCues(LearnedData):
         return Span(doc, start, end, label=label) if end > start else None
 
     def joined_name(self, doc: Doc, person: Span, taken: set[int]) -> Span | None:
-        """A second name joined to `person` by a learned joiner ("Seiler und Pfetzer")."""
+        """A second name joined to `person` by a learned joiner ("Seidl und Pfetzer")."""
         i = next_word(doc, person.end, 1)
         if i >= len(doc) or i in taken:
             return None

@@ -1,7 +1,7 @@
 """The `deid_name_extent` component: a detected person name grown to its whole extent.
 
 The NER often finds part of a name only: the first name of "Isobel Braithby", the surname
-of "Alissa Rieser" or "al-Masri", both halves of "KIENZLER-DIAKITE" or "Ch. Janssen" as two
+of "Alissa Riedle" or "al-Masri", both halves of "KIENZLER-DIAKITE" or "Ch. Jantzen" as two
 names with the hyphen or the dot left between them, "Morvic" and "Mélina" of "Morvic,
 Mélina" apart. The anonymizer then replaces the parts it was given and the rest of the name
 stays in the text, or the name is split into surrogates that no longer read as one. This

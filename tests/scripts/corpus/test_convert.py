@@ -66,11 +66,11 @@ def test_llm_translations_flow_into_conversion(tmp_path):
     # the `translate` step writes corpus/translated/<lang>/<doc_id>.txt; convert reads it
     folder = tmp_path / "translated" / "es"
     folder.mkdir(parents=True)
-    (folder / "Albers.txt").write_text(
+    (folder / "Albrecht.txt").write_text(
         "Paciente <NAME_PATIENT>Lucía Romero</NAME_PATIENT>, ingreso el <DATE>3.4.2029</DATE>.",
         encoding="utf-8")
     docs, report = convert_language(tmp_path, "es")
     assert report.lost == 0 and report.kept == 2
-    assert docs[0].user_data == {"doc_id": "Albers", "lang": "es", "source": "letters"}
+    assert docs[0].user_data == {"doc_id": "Albrecht", "lang": "es", "source": "letters"}
     assert [(e.text, e.label_) for e in docs[0].ents] == [("Lucía Romero", "NAME_PATIENT"),
                                                           ("3.4.2029", "DATE")]

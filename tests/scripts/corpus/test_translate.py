@@ -25,7 +25,7 @@ CONFIG = REPO / "configs" / "translate.cfg"
 REAL_FILE = REPO / "corpus" / "multigrascco_replica" / "en" / "Sudeck.txt"
 
 SOURCES = {
-    "Albers": "Patient <NAME_PATIENT>Beate Albers</NAME_PATIENT>, born <DATE>4/4/1997</DATE>.",
+    "Albrecht": "Patient <NAME_PATIENT>Beate Albrecht</NAME_PATIENT>, born <DATE>4/4/1997</DATE>.",
     "Meier": "Seen by <NAME_DOCTOR>Dr. Meier</NAME_DOCTOR> in <LOCATION_CITY>Boston"
              "</LOCATION_CITY> on <DATE>3/19/2029</DATE>.",
     "Kurz": "Call <CONTACT_PHONE>555 0100</CONTACT_PHONE> about <NAME_PATIENT>Kurz"
@@ -33,7 +33,7 @@ SOURCES = {
     "Stall": "Patient <NAME_PATIENT>Otto Stall</NAME_PATIENT>.",
 }
 FRENCH = {
-    "Albers": "Patiente <NAME_PATIENT>Claire Dubois</NAME_PATIENT>, née le <DATE>04/04/1997"
+    "Albrecht": "Patiente <NAME_PATIENT>Claire Dubois</NAME_PATIENT>, née le <DATE>04/04/1997"
               "</DATE>.",
     "Meier": "Vue par le <NAME_DOCTOR>Dr Martin</NAME_DOCTOR> à <LOCATION_CITY>Lyon"
              "</LOCATION_CITY> le <DATE>19/03/2029</DATE>.",
@@ -50,7 +50,7 @@ def echo(prompt: str) -> str:
 
 
 SCRIPTS = {
-    "Albers": [wrap(FRENCH["Albers"])],
+    "Albrecht": [wrap(FRENCH["Albrecht"])],
     "Meier": [wrap(FRENCH["Meier"].replace("<DATE>19/03/2029</DATE>", "19/03/2029")),
               wrap(FRENCH["Meier"])],
     "Kurz": ["Voici la traduction : " + wrap("Appelez le 555 0100 pour Kurz.")],
@@ -116,14 +116,14 @@ def test_translate_a_folder_writes_texts_docbin_and_report_then_reruns_from_cach
     assert rates["NAME_PATIENT"]["source"] == rates["NAME_PATIENT"]["kept"] + 2
 
     written = sorted(path.name for path in (out / "fr").glob("*.txt"))
-    assert written == ["Albers.txt", "Meier.txt", "Sudeck.txt"]
-    assert (out / "fr" / "Albers.txt").read_text(encoding="utf-8") == FRENCH["Albers"]
+    assert written == ["Albrecht.txt", "Meier.txt", "Sudeck.txt"]
+    assert (out / "fr" / "Albrecht.txt").read_text(encoding="utf-8") == FRENCH["Albrecht"]
     assert (out / "fr" / "Sudeck.txt").read_text(encoding="utf-8") == \
         REAL_FILE.read_text(encoding="utf-8")
     nlp = spacy.blank("xx")
     docs = {doc.user_data["doc_id"]: doc
             for doc in DocBin().from_disk(out / "fr.spacy").get_docs(nlp.vocab)}
-    assert sorted(docs) == ["Albers", "Meier", "Sudeck"]
+    assert sorted(docs) == ["Albrecht", "Meier", "Sudeck"]
     assert docs["Meier"].user_data["lang"] == "fr"
     assert [(e.text, e.label_) for e in docs["Meier"].ents] == [
         ("Dr Martin", "NAME_DOCTOR"), ("Lyon", "LOCATION_CITY"), ("19/03/2029", "DATE")]
@@ -141,20 +141,20 @@ def test_translate_a_folder_writes_texts_docbin_and_report_then_reruns_from_cach
 
     # Same text, other annotations: the cache (keyed by tokens) must not hand back the old
     # translation as if it covered the new spans.
-    (source_dir / "Albers.txt").write_text(SOURCES["Albers"].replace("<DATE>", "").replace(
+    (source_dir / "Albrecht.txt").write_text(SOURCES["Albrecht"].replace("<DATE>", "").replace(
         "</DATE>", ""), encoding="utf-8")
     stale = run_cli(cli_args(source_dir, tmp_path / "stale", fast_config, base_url,
                              "--cache-dir", str(out / ".cache" / "en-fr-local")))
     assert stale.exit_code == 0, stale.output
     failures = srsly.read_json(tmp_path / "stale" / "en-fr.report.json")["failures"]
-    assert "other annotations" in {f["doc_id"]: f for f in failures}["Albers"]["errors"][0]
+    assert "other annotations" in {f["doc_id"]: f for f in failures}["Albrecht"]["errors"][0]
 
 
 def test_a_docbin_input_and_a_limit(tmp_path, source_dir, fast_config):
     nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {
         "@tokenizers": "spacy_deid.Tokenizer.v1", "lang": "en"}}})
     docbin = DocBin(store_user_data=True)
-    for name in ("Albers", "Meier"):
+    for name in ("Albrecht", "Meier"):
         text, spans = parse_inline_tags(SOURCES[name])
         doc = nlp.make_doc(text)
         doc.ents = [doc.char_span(s.start, s.end, label=s.label) for s in spans]
@@ -168,7 +168,7 @@ def test_a_docbin_input_and_a_limit(tmp_path, source_dir, fast_config):
     assert result.exit_code == 0, result.output
     report = srsly.read_json(tmp_path / "r.json")
     assert (report["documents"], report["done"]) == (1, 1)
-    assert report["documents_detail"] == [{"doc_id": "Albers", "status": "ok", "attempts": 1,
+    assert report["documents_detail"] == [{"doc_id": "Albrecht", "status": "ok", "attempts": 1,
                                            "retries": 0}]
 
 
