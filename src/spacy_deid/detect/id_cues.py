@@ -24,7 +24,7 @@ language is `doc.user_data["lang"]`, set by the corpus conversion).
 With `lang`, the language's words for a ward, room, bed, operating theatre, intensive care
 or clinic (`unit_words` in its profile) are cues too, for codes with a letter
 ("Intensive Care Unit III", "اتاق عمل III", "oda B4"), and for bare numbers right after
-the word on its line ("Bett 2", "Zi. 614") or after the word as a field label, the word
+the word on its line ("Bett 2", "Zi. 327") or after the word as a field label, the word
 and a colon ("Zimmer: 316", "اتاق: ۳۱۶"); a bare number one word further on is as often a
 dose or a count of days. Such a cue is often in one or two documents only, too few to learn
 it; where the training documents put it before two or more codes with a letter and under
@@ -42,7 +42,7 @@ have this shape too, so the cue decides), or a longer code of letters and digits
 joined by "-" or "/" ("MB-6683152", "TK/2024/22591"), the record, case, insurance, order
 and lot numbers of forms and reports; the word may be several tokens ("6" "A"), written
 without space between them, and ends before an apostrophe with a suffix (Turkish
-"512'ye"). A cue word is a word of two letters or more, or a number sign
+"241'e"). A cue word is a word of two letters or more, or a number sign
 ("#", "№", "n°").
 
 A number that any detector took for an ID also takes the word of two to five capital
@@ -90,7 +90,7 @@ def code_spans(doc: Doc, excluded: set[int]) -> Iterator[tuple[int, int]]:
     """(start, end) token ranges of the code-shaped words of `doc` outside the `excluded`
     tokens. A word is a run of tokens written without space between them ("6" "A",
     "O" "-" "14"), without punctuation at its edges ("B42" in "B42,") and without a suffix
-    after an apostrophe ("512" in "512'ye")."""
+    after an apostrophe ("241" in "241'e")."""
     i = 0
     while i < len(doc):
         if doc[i].is_space:  # a line break or a column gap before a word is no part of it
@@ -115,7 +115,7 @@ APOSTROPHES = frozenset({"'", "\u2019"})
 
 def suffix_start(doc: Doc, start: int, end: int) -> int:
     """Where the word of tokens `start`-`end` ends before an apostrophe followed by letters
-    only, a suffix (Turkish "1'e", "512'ye"); `end` where there is none."""
+    only, a suffix (Turkish "1'e", "241'e"); `end` where there is none."""
     for i in range(start + 1, end - 1):
         if doc[i].text in APOSTROPHES and all(token.is_alpha for token in doc[i + 1 : end]):
             return i
@@ -142,7 +142,7 @@ def after_field_label(doc: Doc, start: int, words: set[str]) -> bool:
 
 def word_right_before(doc: Doc, start: int) -> str | None:
     """The lower-cased word right before token `start` on its line, without the dot of an
-    abbreviation ("zi" for "Zi. 614"); None where a line break, punctuation or a number
+    abbreviation ("zi" for "Zi. 327"); None where a line break, punctuation or a number
     stands there."""
     i = start - 1
     while i >= 0 and doc[i].is_space and "\n" not in doc[i].text:
