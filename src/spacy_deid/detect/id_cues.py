@@ -254,10 +254,15 @@ class IdCues(LearnedData):
         self.cues_before = {word for side, word in cues if side == "before"}
         self.cues_after = {word for side, word in cues if side == "after"}
         self.unit_cues = {word for word in self.ward_words - self.cues_before
-                          if lettered[word] < self.min_documents
-                          or lettered_ids[word] / lettered[word] >= self.min_ratio}
-        self.number_cues = {word for word in self.ward_words if not numbers[word]
-                            or number_ids[word] / numbers[word] >= self.min_ratio}
+                          if self.mostly_ids(lettered[word], lettered_ids[word],
+                                             self.min_documents)}
+        self.number_cues = {word for word in self.ward_words
+                            if self.mostly_ids(numbers[word], number_ids[word], 1)}
+
+    def mostly_ids(self, codes: int, ids: int, min_codes: int) -> bool:
+        """Whether a ward word's `codes` after it, `ids` of them IDs, leave it a cue: too
+        few (under `min_codes`) to tell, or at least `min_ratio` of them IDs."""
+        return codes < min_codes or ids / codes >= self.min_ratio
 
     # -- finding --------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:

@@ -124,7 +124,9 @@ class MentionPropagation(LearnedData):
         longest = max(len(form) for form in forms)
         lemma_labels = self.person_lemmas(forms)
         unordinary_forms = self.without_ordinary_words(forms)
-        unordinary_lemmas = self.person_lemmas(unordinary_forms)
+        # the nominatives again only where an ordinary word was left out
+        unordinary_lemmas = (lemma_labels if len(unordinary_forms) == len(forms)
+                             else self.person_lemmas(unordinary_forms))
         full_name_words = self.full_name_words(doc)
         taken = entity_tokens(doc)
         lowered = [token.lower_ for token in doc]
