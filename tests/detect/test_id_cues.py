@@ -242,6 +242,9 @@ def test_the_last_part_of_a_hyphenated_field_label_is_learned_as_a_cue_of_its_ow
     ("ar", "نُقل المريض إلى عنبر 5 مساءً.", "5"),
     ("en", "Moved to bay 4 overnight.", "4"),
     ("tr", "Hasta koğuş 2 içinde izlendi.", "2"),
+    ("uk", "Переведена в пал. 7 хірургії.", "7"),
+    ("ru", "Проживает в общежитии, комн. 318.", "318"),
+    ("en", "Seen in Rm 12 this morning.", "12"),
 ])
 def test_the_profiles_ward_words_include_the_words_for_a_ward_bay_or_box(lang, text, code):
     nlp = initialized("deid_id_cues", lang, [], {})

@@ -234,6 +234,25 @@ def test_a_staff_word_of_the_language_announces_a_doctors_name():
     assert found(trained("en", TURKISH), "Fizyoterapist Doruk egzersiz yaptırdı.") == []
 
 
+POLISH = [("Pani Kowal przyszła.", [("Kowal", "NAME_PATIENT")]),
+          ("Pani Nowak przyszła.", [("Nowak", "NAME_PATIENT")])]
+
+
+def test_a_field_label_that_a_staff_word_opens_announces_a_doctors_name():
+    nlp = trained("pl", POLISH, lang="pl")
+    assert found(nlp, "Pielęgniarka instrumentująca: Bożenna Gronkowska\nData") == [
+        ("Bożenna Gronkowska", "NAME_DOCTOR")]
+    # a capitalised second word may be the name itself: the word after the colon is not taken
+    assert found(nlp, "Pielęgniarka Bożenna: Zastrzyk podany") == [("Bożenna", "NAME_DOCTOR")]
+    # two words between the staff word and the colon are no such label
+    assert found(nlp, "Pielęgniarka na dyżurze: Bożenna Gronkowska") == []
+    arabic = trained("ar", ARABIC, lang="ar")
+    assert found(arabic, "- الممرضة الدوّارة: جمانة البيطار\n- الجراح") == [
+        ("جمانة البيطار", "NAME_DOCTOR")]
+    # the label's second word is no name, where no name follows the colon either
+    assert found(arabic, "- ممرضة التعقيم: 2\n- الجراح") == []
+
+
 def test_a_staff_word_training_made_a_cue_keeps_the_learned_label():
     training = [("Hemşire Karaduman geldi.", [("Karaduman", "NAME_PATIENT")]),
                 ("Hemşire Uçarsoy geldi.", [("Uçarsoy", "NAME_PATIENT")])]

@@ -62,6 +62,12 @@ def test_a_comma_between_names_joins_only_where_inverted_names_were_learned():
     assert extent(trained(training=training), "Patientin: Morvic, Mélina", parts) == parts
 
 
+def test_a_comma_joins_a_surname_to_a_first_name_of_two_words():
+    parts = [("Kaya", "NAME_PATIENT"), ("Ayla Nur", "NAME_PATIENT")]
+    assert extent(trained(), "Patientin: Kaya, Ayla Nur, geb. 1.2.2007", parts) == [
+        ("Kaya, Ayla Nur", "NAME_PATIENT")]
+
+
 def test_two_names_of_two_words_around_a_comma_stay_apart():
     parts = [("Gabriele Tornari", "NAME_DOCTOR"), ("Simona Rizzuto", "NAME_DOCTOR")]
     assert extent(trained(), "Pflege: Gabriele Tornari, Simona Rizzuto", parts) == parts
@@ -97,6 +103,15 @@ def test_a_particle_joins_before_a_surname_but_not_before_an_initial():
         ("J. Morgenstock", "NAME_DOCTOR")]
     assert extent(nlp, "Befund: J. von Morgenstock.", [("Morgenstock", "NAME_DOCTOR")]) == [
         ("J. von Morgenstock", "NAME_DOCTOR")]
+
+
+def test_a_first_name_grows_over_a_particle_and_the_surname_after_it():
+    nlp = trained()
+    assert extent(nlp, "Chefärztin Ortrun von Brackwede, Station", [("Ortrun", "NAME_DOCTOR")]) == [
+        ("Ortrun von Brackwede", "NAME_DOCTOR")]
+    # a particle before what is no name stays outside ("Station": an ordinary word)
+    assert extent(nlp, "Ortrun von Station 4", [("Ortrun", "NAME_DOCTOR")]) == [
+        ("Ortrun", "NAME_DOCTOR")]
 
 
 def test_a_capitalised_word_that_is_no_known_name_does_not_join_from_the_left():
@@ -169,6 +184,11 @@ def test_a_first_name_takes_its_surname_before_a_comma_where_inverted_names_were
         ("النجار، فادي", "NAME_PATIENT")]
     assert extent(trained(), "Patientin Albrecht, Beate kam", [("Beate", "NAME_PATIENT")]) == [
         ("Albrecht, Beate", "NAME_PATIENT")]
+    assert extent(trained(), "Bericht über\nKaya, Ayla Nur, geb. 1.2.1970",
+                  [("Ayla Nur", "NAME_PATIENT")]) == [("Kaya, Ayla Nur", "NAME_PATIENT")]
+    # a degree in short capitals before the comma stays outside a first name of two words
+    assert extent(trained(), "Dr Jan Ruud FRCP, Ayla Nur", [("Ayla Nur", "NAME_DOCTOR")]) == [
+        ("Ayla Nur", "NAME_DOCTOR")]
     # an ordinary word before the comma, or no inverted names in training
     assert extent(trained(), "Die Station, Beate kam", [("Beate", "NAME_PATIENT")]) == [
         ("Beate", "NAME_PATIENT")]

@@ -35,7 +35,9 @@ hand-written word list and works for any language with a training split:
   are cues for a doctor's name (the schema's label for medical staff) unless training made
   them cues of another label: a staff word stands before too few names in any one
   language's training documents to learn it, and in those of all languages with case a
-  capitalised word on its line after one is a name;
+  capitalised word on its line after one is a name; so is a field label of two words that
+  a staff word opens ("Pielęgniarka anestezjologiczna:", "الممرضة الدوّارة:"; the second
+  word lower-case in a script with case);
 * `inverted_names`: whether "Surname, Firstname" (one word each side of a comma) was seen
   at least `min_cue_count` times as one person name ("Patientin: Albrecht, Beate"); then
   a one-word name, after a cue or found by the NER, takes the word after its comma too.
@@ -71,6 +73,7 @@ from spacy_deid.detect.tokens import (
     opens_line,
 )
 from spacy_deid.lang import pipeline_language, validate_language
+from spacy_deid.lang.casing import has_case
 from spacy_deid.lang.profile import language_profile
 from spacy_deid.schema import PERSON_LABELS
 
@@ -192,6 +195,7 @@ class NameCues(LearnedData):
         self.min_cue_ratio = min_cue_ratio
         self.min_common_count = min_common_count
         self.lang = validate_language(lang) if lang else None
+        self.staff_words = frozenset(language_profile(self.lang).staff_words if self.lang else ())
         self.cues_before: dict[str, str] = {}
         self.cues_after: dict[str, str] = {}
         self.joiners: set[str] = set()
@@ -334,7 +338,11 @@ class NameCues(LearnedData):
             if token.i in entity_of:
                 continue
             cue = word_cue(doc, token.i)
-            if cue in self.cues_before:
+            colon = self.role_label_colon(doc, token.i)
+            if colon is not None:  # the word after the staff word says which one
+                add(self.name_after(doc, colon + 1, taken, entity_of,
+                                    self.cues_before.get(token.lower_, "NAME_DOCTOR")))
+            elif cue in self.cues_before:
                 add(self.name_after(doc, token.i + 1, taken, entity_of, self.cues_before[cue]))
             if token.i not in taken and token.lower_ in self.cues_after:
                 add(self.name_before(doc, token.i, taken, self.cues_after[token.lower_]))
@@ -343,6 +351,22 @@ class NameCues(LearnedData):
             add(self.joined_name(doc, person, taken))
         add_entities(doc, found)
         return doc
+
+    def role_label_colon(self, doc: Doc, i: int) -> int | None:
+        """The colon of a field label of two words on one line that a staff word opens and
+        whose second word says which one ("Pielęgniarka anestezjologiczna:", "الممرضة
+        الدوّارة:"), else None. The second word is lower-case in a script with case: a
+        capitalised one may be the name itself ("Pflegerin Anna:")."""
+        if doc[i].lower_ not in self.staff_words:
+            return None
+        word = i + 1 if i + 1 < len(doc) and doc[i].whitespace_ == " " else None
+        if word is None or word + 1 >= len(doc) or doc[word + 1].text != ":":
+            return None
+        second = doc[word].text
+        if not any(char.isalpha() for char in second) or (has_case(second)
+                                                          and second != second.lower()):
+            return None
+        return word + 1
 
     def name_after(self, doc: Doc, start: int, taken: set[int], entity_of: dict[int, Span],
                    label: str) -> Span | None:

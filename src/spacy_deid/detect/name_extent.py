@@ -10,14 +10,16 @@ component takes the person entities as found and
 * joins two person entities that only a name's own joint separates: a hyphen, an
   apostrophe, an initial's dot, a lower-case name particle learned from the training names
   ("von", "фон", "de"), or, where "Surname, Firstname" was seen in training at least
-  `min_count` times, a comma between two one-word names; the joined name keeps the first
+  `min_count` times, a comma after a one-word name before a name of one or two words
+  ("Morvic, Mélina", "Kaya, Ayla Nur"); the joined name keeps the first
   one's label;
 * grows a person entity that holds one name word only (a first name or a surname alone),
   or ends with a particle, over the words right before and after it on its line, one
   space apart: after it, a name-like word (letters, capitalised where the script has case,
   outside other entities, no ordinary word of the training documents, no title word, no
   capitalised abbreviation such as "MBA"; in a script without case, a word seen inside a
-  person name in training) or an initial ("B.", which ends the name); before it, an
+  person name in training), a particle with such a word after it ("Ortrun von Brackwede")
+  or an initial ("B.", which ends the name); before it, an
   initial ("M."), a learned particle, or a first name of the language (Faker's lists),
   as a sentence's capitalised first word stands there as often ("Дочь Ирина"); a particle
   stands before a surname, never before an initial ("von" of "Befund von J. Morgenstock" is a
@@ -93,6 +95,17 @@ def is_abbreviation(word: str) -> bool:
     "IgG"): in the training documents such words are degrees and units, never part of a
     person name."""
     return len(word) <= 4 and not word.isupper() and any(char.isupper() for char in word[1:])
+
+
+def is_cased_pair(name: Span) -> bool:
+    """Whether `name` is two words of letters in a script with case ("Ayla Nur"; not a
+    name that runs into another script)."""
+    return len(name) == 2 and all(token.is_alpha and has_case(token.text) for token in name)
+
+
+def is_short_capitals(token: Token) -> bool:
+    """A word of up to four capitals: a degree or an abbreviation ("FRCP"), rarely a name."""
+    return token.is_upper and len(token) <= 4
 
 
 def single_space_after(token: Token) -> bool:
@@ -184,7 +197,7 @@ class NameExtent(LearnedData):
         if self.is_particle(token):
             return single_space_after(token)
         return (token.text in COMMAS and self.inverted_names and not left[-1].whitespace_
-                and len(left) == 1 and len(right) == 1)
+                and len(left) == 1 and len(right) <= 2)
 
     def grown(self, ent: Span, taken: set[int]) -> Span:
         """`ent` with the rest of its name around it on its line (see the module docstring):
@@ -203,7 +216,7 @@ class NameExtent(LearnedData):
             if closed_by_initial:
                 break
         while end - start < self.max_tokens:
-            step = self.part_before(doc, start, taken, self.is_open(doc[start:end]))
+            step = self.part_before(doc[start:end], taken)
             if step is None or not same_script_kind(doc[start:end], doc[step:start]):
                 break
             start = step
@@ -235,10 +248,14 @@ class NameExtent(LearnedData):
         initial = initial_end(doc, end)
         if initial is not None and all(i not in taken for i in range(end, initial)):
             return initial
+        if self.is_particle(token) and single_space_after(token):  # "Ortrun von Brackwede"
+            return end + 2 if self.is_name_part(doc, end + 1, taken) else None
         return end + 1 if self.is_name_part(doc, end, taken) else None
 
-    def part_before(self, doc: Doc, start: int, taken: set[int], is_open: bool) -> int | None:
-        """The start of the name part that precedes a name starting at token `start`."""
+    def part_before(self, name: Span, taken: set[int]) -> int | None:
+        """The start of the name part that precedes `name`; a first name of two words takes
+        its surname before a comma too ("Kaya, Ayla Nur")."""
+        doc, start, is_open = name.doc, name.start, self.is_open(name)
         if start == 0 or start - 1 in taken:
             return None
         token = doc[start - 1]
@@ -249,7 +266,8 @@ class NameExtent(LearnedData):
             if self.is_particle(word) or self.is_name_part(doc, word.i, taken):
                 return word.i
             return None
-        if is_open and token.text in COMMAS and self.is_inverted_surname(doc, start - 2, taken):
+        if (token.text in COMMAS and self.is_inverted_surname(doc, start - 2, taken)
+                and (is_open or (is_cased_pair(name) and not is_short_capitals(doc[start - 2])))):
             return start - 2
         if not is_open or token.whitespace_ != " ":
             return None

@@ -56,7 +56,8 @@ class LanguageProfile:
       staff who are not doctors, with their common inflected forms ("pielęgniarką",
       "hemşiremiz") and abbreviations without the dot the tokenizer splits off ("schw"),
       given where the script has case (a capitalised word after one is a name; in Arabic
-      and Persian the same word stands as often before a specialty);
+      and Persian most staff words stand as often before a specialty), and in Arabic the
+      nurse's (a name follows one within a short field label);
       `person_cues_after_name` is True where those cues follow the name (Turkish);
     - `places`: real place names and templates ({city} and {n} are filled in) for `cities`,
       `states`, `streets`, `hospitals`, `organizations` and optionally `countries`, and
