@@ -11,19 +11,20 @@ component takes the person entities as found and
   apostrophe, an initial's dot, a lower-case name particle learned from the training names
   ("von", "фон", "de"), or, where "Surname, Firstname" was seen in training at least
   `min_count` times, a comma after a one-word name before a name of one or two words
-  ("Morvic, Mélina", "Kaya, Ayla Nur"); the joined name keeps the first
-  one's label;
+  ("Morvic, Mélina", "Kaya, Ayla Nur"); the joined name keeps the first one's label;
 * grows a person entity that holds one name word only (a first name or a surname alone),
   or ends with a particle, over the words right before and after it on its line, one
   space apart: after it, a name-like word (letters, capitalised where the script has case,
   outside other entities, no ordinary word of the training documents, no title word, no
   capitalised abbreviation such as "MBA"; in a script without case, a word seen inside a
   person name in training), a particle with such a word after it ("Ortrun von Brackwede")
-  or an initial ("B.", which ends the name); before it, an
-  initial ("M."), a learned particle, or a first name of the language (Faker's lists),
-  as a sentence's capitalised first word stands there as often ("Дочь Ирина"); a particle
-  stands before a surname, never before an initial ("von" of "Befund von J. Morgenstock" is a
-  preposition). A hyphen joins a name word to any name ("al-Masri", "Ebersberg-Hallwang").
+  or an initial ("B.", which ends the name); before it, an initial ("M."), a learned
+  particle, or a first name of the language (Faker's lists), as a sentence's capitalised
+  first word stands there as often ("Дочь Ирина"); a particle stands before a surname, never
+  before an initial ("von" of "Befund von J. Morgenstock" is a preposition); where
+  "Surname, Firstname" was learned, a surname before a comma, also before a first name of
+  two words ("Kaya, Ayla Nur"; not a short word in capitals, a degree). A hyphen joins a
+  name word to any name ("al-Masri", "Ebersberg-Hallwang").
   A name of two words in a script with case takes a third name-like word where that word
   ends it: the line, punctuation or a lower-case word follows ("Mert Can Aydoğdu"; not
   before a number or another capitalised word: "Tobias Öttl Kaiserstraße 33"). A name, even
