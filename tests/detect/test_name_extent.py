@@ -63,9 +63,9 @@ def test_a_comma_between_names_joins_only_where_inverted_names_were_learned():
 
 
 def test_a_comma_joins_a_surname_to_a_first_name_of_two_words():
-    parts = [("Kaya", "NAME_PATIENT"), ("Ayla Nur", "NAME_PATIENT")]
-    assert extent(trained(), "Patientin: Kaya, Ayla Nur, geb. 1.2.2007", parts) == [
-        ("Kaya, Ayla Nur", "NAME_PATIENT")]
+    parts = [("Akbulak", "NAME_PATIENT"), ("Ayla Nur", "NAME_PATIENT")]
+    assert extent(trained(), "Patientin: Akbulak, Ayla Nur, geb. 1.2.2007", parts) == [
+        ("Akbulak, Ayla Nur", "NAME_PATIENT")]
 
 
 def test_two_names_of_two_words_around_a_comma_stay_apart():
@@ -184,8 +184,8 @@ def test_a_first_name_takes_its_surname_before_a_comma_where_inverted_names_were
         ("النجار، فادي", "NAME_PATIENT")]
     assert extent(trained(), "Patientin Albrecht, Beate kam", [("Beate", "NAME_PATIENT")]) == [
         ("Albrecht, Beate", "NAME_PATIENT")]
-    assert extent(trained(), "Bericht über\nKaya, Ayla Nur, geb. 1.2.1970",
-                  [("Ayla Nur", "NAME_PATIENT")]) == [("Kaya, Ayla Nur", "NAME_PATIENT")]
+    assert extent(trained(), "Bericht über\nAkbulak, Ayla Nur, geb. 1.2.1970",
+                  [("Ayla Nur", "NAME_PATIENT")]) == [("Akbulak, Ayla Nur", "NAME_PATIENT")]
     # a degree in short capitals before the comma stays outside a first name of two words
     assert extent(trained(), "Dr Jan Ruud FRCP, Ayla Nur", [("Ayla Nur", "NAME_DOCTOR")]) == [
         ("Ayla Nur", "NAME_DOCTOR")]

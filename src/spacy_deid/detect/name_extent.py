@@ -11,7 +11,7 @@ component takes the person entities as found and
   apostrophe, an initial's dot, a lower-case name particle learned from the training names
   ("von", "фон", "de"), or, where "Surname, Firstname" was seen in training at least
   `min_count` times, a comma after a one-word name before a name of one or two words
-  ("Morvic, Mélina", "Kaya, Ayla Nur"); the joined name keeps the first one's label;
+  ("Morvic, Mélina", "Akbulak, Ayla Nur"); the joined name keeps the first one's label;
 * grows a person entity that holds one name word only (a first name or a surname alone),
   or ends with a particle, over the words right before and after it on its line, one
   space apart: after it, a name-like word (letters, capitalised where the script has case,
@@ -23,7 +23,7 @@ component takes the person entities as found and
   first word stands there as often ("Дочь Ирина"); a particle stands before a surname, never
   before an initial ("von" of "Befund von J. Morgenstock" is a preposition); where
   "Surname, Firstname" was learned, a surname before a comma, also before a first name of
-  two words ("Kaya, Ayla Nur"; not a short word in capitals, a degree). A hyphen joins a
+  two words ("Akbulak, Ayla Nur"; not a short word in capitals, a degree). A hyphen joins a
   name word to any name ("al-Masri", "Ebersberg-Hallwang").
   A name of two words in a script with case takes a third name-like word where that word
   ends it: the line, punctuation or a lower-case word follows ("Mert Can Aydoğdu"; not
@@ -255,7 +255,7 @@ class NameExtent(LearnedData):
 
     def part_before(self, name: Span, taken: set[int]) -> int | None:
         """The start of the name part that precedes `name`; a first name of two words takes
-        its surname before a comma too ("Kaya, Ayla Nur")."""
+        its surname before a comma too ("Akbulak, Ayla Nur")."""
         doc, start, is_open = name.doc, name.start, self.is_open(name)
         if start == 0 or start - 1 in taken:
             return None
