@@ -99,10 +99,9 @@ def medical_title_words(lang: str) -> frozenset[str]:
     return frozenset(word.lower() for title in titles for word in title.split())
 
 
-def staff_cues(lang: str | None) -> dict[str, str]:
-    """The language's staff words and their field labels ("hemşire", "hemşire:"), each a
-    cue for a doctor's name; none without `lang`."""
-    words = language_profile(lang).staff_words if lang else ()
+def staff_cues(words: Iterable[str]) -> dict[str, str]:
+    """Staff words and their field labels ("hemşire", "hemşire:"), each a cue for a
+    doctor's name."""
     return {key: "NAME_DOCTOR" for word in words for key in (word, f"{word}:")}
 
 
@@ -242,7 +241,7 @@ class NameCues(LearnedData):
                     joiners[joiner] += 1
         self.cues_before = self.select_cues(before, seen)
         self.cues_before.update(self.rare_title_cues(seen))
-        self.cues_before = {**staff_cues(self.lang), **self.cues_before}
+        self.cues_before = {**staff_cues(self.staff_words), **self.cues_before}
         self.cues_after = self.select_cues(after, seen)
         self.joiners = {word for word, count in joiners.items() if count >= self.min_cue_count}
         self.common_words = learn_common_words(docs, self.min_common_count)
@@ -487,7 +486,7 @@ class NameCues(LearnedData):
             if unknown:
                 raise ValueError(f"deid_name_cues: {key} has labels that are not person "
                                  f"names: {sorted(unknown)}")
-        self.cues_before = {**staff_cues(self.lang), **data.get("cues_before", {})}
+        self.cues_before = {**staff_cues(self.staff_words), **data.get("cues_before", {})}
         self.cues_after = dict(data.get("cues_after", {}))
         self.joiners = set(data.get("joiners", []))
         self.common_words = set(data.get("common_words", []))

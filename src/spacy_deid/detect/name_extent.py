@@ -62,6 +62,7 @@ from spacy_deid.detect.tokens import (
     COMMAS,
     ends_line,
     is_name_like,
+    is_short_capitals,
     learn_common_words,
     name_particles,
 )
@@ -102,11 +103,6 @@ def is_cased_pair(name: Span) -> bool:
     """Whether `name` is two words of letters in a script with case ("Ayla Nur"; not a
     name that runs into another script)."""
     return len(name) == 2 and all(token.is_alpha and has_case(token.text) for token in name)
-
-
-def is_short_capitals(token: Token) -> bool:
-    """A word of up to four capitals: a degree or an abbreviation ("FRCP"), rarely a name."""
-    return token.is_upper and len(token) <= 4
 
 
 def single_space_after(token: Token) -> bool:
@@ -267,9 +263,11 @@ class NameExtent(LearnedData):
             if self.is_particle(word) or self.is_name_part(doc, word.i, taken):
                 return word.i
             return None
-        if (token.text in COMMAS and self.is_inverted_surname(doc, start - 2, taken)
-                and (is_open or (is_cased_pair(name) and not is_short_capitals(doc[start - 2])))):
-            return start - 2
+        if token.text in COMMAS and self.is_inverted_surname(doc, start - 2, taken):
+            degree = is_short_capitals(doc[start - 2], 4)  # "FRCP, Consultant …"
+            if is_open or (is_cased_pair(name) and not degree):
+                return start - 2
+            return None
         if not is_open or token.whitespace_ != " ":
             return None
         if self.is_particle(token):
@@ -289,7 +287,7 @@ class NameExtent(LearnedData):
         token = doc[i]
         if len(token) < 2 or token.text.endswith("."):
             return False
-        if token.text.isupper() and len(token) <= 3:  # "MBA", "MD", "RN": titles, roles
+        if is_short_capitals(token):  # titles, roles
             return False
         if not self.is_unlisted_name_like(token, taken):
             return False

@@ -57,6 +57,7 @@ from spacy_deid.detect.name_cues import medical_title_words
 from spacy_deid.detect.tokens import (
     ends_line,
     is_name_like,
+    is_short_capitals,
     learn_common_words,
     next_word,
     opens_line,
@@ -308,7 +309,7 @@ class NameForms(LearnedData):
         if i >= len(doc) or doc[i - 1].whitespace_ != " ":
             return False
         token = doc[i]
-        return (len(token) >= 2 and not (token.text.isupper() and len(token) <= 3)
+        return (len(token) >= 2 and not is_short_capitals(token)
                 and token.lower_.rstrip(".") not in self.title_words
                 and is_name_like(token, taken, self.ordinary_words))
 

@@ -33,6 +33,12 @@ def is_name_word(text: str) -> bool:
     return NAME_WORD.match(text) is not None and not any(c.isdigit() for c in text)
 
 
+def is_short_capitals(token: Token, longest: int = 3) -> bool:
+    """A word of capitals only, `longest` letters or fewer: an abbreviation, a role or a
+    degree ("MBA", "MD", "RN"; with 4, "FRCP"), rarely a name."""
+    return token.is_upper and len(token) <= longest
+
+
 def is_name_like(token: Token, taken: set[int], excluded: set[str]) -> bool:
     """Letters, outside the `taken` tokens, not one of the `excluded` (lower-cased) words,
     capitalised where case exists: a token that may be (part of) a name."""
