@@ -89,6 +89,23 @@ def test_a_slash_a_dash_another_entity_or_punctuation_stop_an_id():
     assert bounded(text, entities) == [(text_, label) for text_, label in entities]
 
 
+def test_the_code_pieces_of_another_entity_written_with_an_id_are_the_ids():
+    text = "Polizze KV-4471-20913 vom Mai, Kasse Nr: 5512-0318-77"
+    entities = [("KV-", "ID"), ("4471-20913", "LOCATION_ZIP"),
+                ("Kasse Nr: 5512", "LOCATION_ORGANIZATION"), ("0318-77", "ID")]
+    assert bounded(text, entities) == [
+        ("KV-4471-20913", "ID"), ("Kasse Nr:", "LOCATION_ORGANIZATION"), ("5512-0318-77", "ID")]
+
+
+def test_space_a_date_or_an_age_keep_an_entity_apart_from_an_id():
+    text = "Leipzig 0318-77, Leipzig-0318, 15-4411"
+    entities = [("Leipzig", "LOCATION_CITY"), ("0318-77", "ID"), ("Leipzig-", "LOCATION_CITY"),
+                ("0318", "ID"), ("15", "AGE"), ("4411", "ID")]
+    assert bounded(text, entities) == [
+        ("Leipzig", "LOCATION_CITY"), ("0318-77", "ID"), ("Leipzig-0318", "ID"), ("15", "AGE"),
+        ("4411", "ID")]
+
+
 def test_only_ids_grow_over_their_word():
     text = "PLZ-04109 Leipzig"
     assert bounded(text, [("04109", "LOCATION_ZIP")]) == [("04109", "LOCATION_ZIP")]

@@ -245,6 +245,8 @@ def test_the_last_part_of_a_hyphenated_field_label_is_learned_as_a_cue_of_its_ow
     ("uk", "Переведена в пал. 7 хірургії.", "7"),
     ("ru", "Проживает в общежитии, комн. 318.", "318"),
     ("en", "Seen in Rm 12 this morning.", "12"),
+    ("ru", "Запись в процедурный кабинет 7 на завтра.", "7"),
+    ("uk", "Огляд у кабінеті 214 о десятій.", "214"),
 ])
 def test_the_profiles_ward_words_include_the_words_for_a_ward_bay_or_box(lang, text, code):
     nlp = initialized("deid_id_cues", lang, [], {})

@@ -46,6 +46,13 @@ def test_ids_and_places_propagate_as_whole_strings():
     assert [e.label_ for e in doc.ents] == ["ID", "LOCATION_CITY", "ID", "LOCATION_CITY"]
 
 
+def test_an_id_found_again_inside_a_longer_code_word_takes_the_whole_word():
+    nlp = pipeline("en")
+    text = "Ward C412 from Monday. Printed by ST-C412-WS3 on Monday."
+    doc = with_entities(nlp, text, [("C412", "ID")])
+    assert [(e.text, e.label_) for e in doc.ents] == [("C412", "ID"), ("ST-C412-WS3", "ID")]
+
+
 def test_a_roman_numeral_id_is_not_looked_for_elsewhere():
     nlp = pipeline()
     text = "Intensivstation III, Zimmer B42. Labor: AT III normal, B42 frei."

@@ -253,6 +253,44 @@ def test_a_field_label_that_a_staff_word_opens_announces_a_doctors_name():
     assert found(arabic, "- ممرضة التعقيم: 2\n- الجراح") == []
 
 
+def test_an_abbreviation_with_a_slash_is_learned_as_one_cue():
+    training = [("Ночь — м/с Кравец, спит.", [("Кравец", "NAME_DOCTOR")]),
+                ("Приняла м/с Ладова.", [("Ладова", "NAME_DOCTOR")]),
+                ("Пришёл с женой. Говорил с врачом.", [])]
+    nlp = trained("ru", training)
+    assert nlp.get_pipe("deid_name_cues").cues_before["м/с"] == "NAME_DOCTOR"
+    assert found(nlp, "Утро — м/с Зорина, давление 120/80.") == [("Зорина", "NAME_DOCTOR")]
+    # the preposition alone is no cue
+    assert found(nlp, "Гулял с Зориным во дворе.") == []
+
+
+ENGLISH = [("Mrs Pellow came in.", [("Pellow", "NAME_PATIENT")]),
+           ("Mrs Trask came in.", [("Trask", "NAME_PATIENT")])]
+
+
+def test_a_family_word_of_the_language_announces_a_relatives_name():
+    nlp = trained("en", ENGLISH, lang="en")
+    assert found(nlp, "Consent was given by his wife Oriel; she will call.") == [
+        ("Oriel", "NAME_RELATIVE")]
+    assert found(nlp, "Next of kin\nDaughter: Linnet Corbyn\nPhone") == [
+        ("Linnet Corbyn", "NAME_RELATIVE")]
+    # a lower-case word after it is no name
+    assert found(nlp, "her mother has diabetes") == []
+    russian = trained("ru", [("Пациентка Жукова пришла.", [("Жукова", "NAME_PATIENT")]),
+                             ("Пациентка Орлова пришла.", [("Орлова", "NAME_PATIENT")])],
+                      lang="ru")
+    assert found(russian, "Переводит брат Тимур, тел. 5") == [("Тимур", "NAME_RELATIVE")]
+
+
+def test_in_german_a_family_word_announces_only_a_name_that_opens_with_a_first_name():
+    nlp = trained(lang="de")
+    assert found(nlp, "Heute rief die Tochter Anke Wiebusch an.") == [
+        ("Anke Wiebusch", "NAME_RELATIVE")]
+    assert found(nlp, "Im Beisein der Enkelin Eva-Maria.") == [("Eva-Maria", "NAME_RELATIVE")]
+    # every German noun has a capital: a family history names diseases after the words
+    assert found(nlp, "Familienanamnese: Vater Apoplex, Onkel Glaukom.") == []
+
+
 def test_a_staff_word_training_made_a_cue_keeps_the_learned_label():
     training = [("Hemşire Karaduman geldi.", [("Karaduman", "NAME_PATIENT")]),
                 ("Hemşire Uçarsoy geldi.", [("Uçarsoy", "NAME_PATIENT")])]

@@ -14,9 +14,13 @@ comes out in pieces ("PE3-" + "137260", "RAD-" + "2024-0857316"). No two annotat
 touch without whitespace between them, so two IDs that touch are joined into one. For the
 same reason an ID that covers part of a code word of letters, digits and hyphens grows over
 the whole word ("S5-2024-" + "067138"); a slash or a dash between two codes ("207/A",
-"08574/1–08574/6") can separate two annotated IDs and stops it. Other touching entities
-stay apart: a date range ("03-06/2022") may be annotated in part. Place it right after the
-NERs and `deid_date_shapes` (whose IDs it then joins).
+"08574/1–08574/6") can separate two annotated IDs and stops it. No annotated entity of
+another label touches an ID either, so where one does, its letters, digits and hyphens
+written together with the ID are the ID's ("KV-" + "4471-20913" read as a postal code),
+unless it is a date or an age: those are written together with other words in ranges and
+suffixes ("02.03-09.03.2025", "40-letnia"). Other touching entities stay apart: a date range
+("03-06/2022") may be annotated in part.
+Place it right after the NERs and `deid_date_shapes` (whose IDs it then joins).
 """
 
 from __future__ import annotations
@@ -89,6 +93,58 @@ def join_touching_ids(ents: list[Span]) -> list[Span]:
     return joined
 
 
+def code_run_before(doc: Doc, end: int, start: int) -> int:
+    """The first of the tokens from `start` to `end` that, written without space up to
+    `end`, are all code pieces."""
+    first = end
+    while (first > start and is_code_piece(doc[first - 1])
+           and (first == end or not doc[first - 1].whitespace_)):
+        first -= 1
+    return first
+
+
+def code_run_after(doc: Doc, start: int, end: int) -> int:
+    """The end of the tokens from `start` to `end` that, written without space from
+    `start`, are all code pieces."""
+    last = start
+    while last < end and is_code_piece(doc[last]) and (last == start
+                                                       or not doc[last - 1].whitespace_):
+        last += 1
+    return last
+
+
+# Dates and ages are written together with other words (ranges "02.03-09.03.2025", "40-letnia").
+KEEP_THEIR_DIGITS = frozenset({"DATE", "AGE"})
+
+
+def are_written_together(first: Span, second: Span) -> bool:
+    """Whether nothing but hyphens stands between `first` and `second`, without space."""
+    doc = first.doc
+    return not doc[first.end - 1].whitespace_ and all(
+        token.text == "-" and not token.whitespace_ for token in doc[first.end : second.start])
+
+
+def without_code_touching_an_id(ents: list[Span]) -> list[Span]:
+    """`ents` (in text order) with the code pieces of another entity written together with
+    an ID given up to it (the ID then grows over them); an entity left empty is dropped."""
+    kept = list(ents)
+    for i in range(len(kept) - 1):
+        first, second = kept[i], kept[i + 1]
+        labels = {first.label_, second.label_} if first is not None else set()
+        if ("ID" not in labels or len(labels) == 1 or labels & KEEP_THEIR_DIGITS
+                or not are_written_together(first, second)):
+            continue
+        doc = first.doc
+        if second.label_ == "ID":
+            end = code_run_before(doc, first.end, first.start)
+            kept[i] = Span(doc, first.start, end, label=first.label_) if end > first.start else None
+        else:
+            start = code_run_after(doc, second.start, second.end)
+            kept[i + 1] = (Span(doc, start, second.end, label=second.label_)
+                           if start < second.end else None)
+    return [ent for ent in kept if ent is not None]
+
+
 class EntityBounds:
     """Cut entities at paragraph breaks, trim their whitespace, join the IDs that touch and
     grow IDs over their whole code word (see the module docstring)."""
@@ -98,7 +154,8 @@ class EntityBounds:
 
     def __call__(self, doc: Doc) -> Doc:
         bounded = [span for span in map(within_paragraph, doc.ents) if span is not None]
-        joined = grow_entities(join_touching_ids(bounded), {"ID"}, whole_code_word)
+        joined = grow_entities(without_code_touching_an_id(join_touching_ids(bounded)), {"ID"},
+                               whole_code_word)
         if joined != list(doc.ents):
             doc.ents = joined
         return doc

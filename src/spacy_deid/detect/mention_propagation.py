@@ -26,7 +26,9 @@ the same word in lower case. An uninitialised component takes no lower-case word
 capitals, case no longer tells a name from a word: a mention written in capitals whose words
 are all ordinary words of the training documents is not taken (a spurious one-word name the
 NER found in a record exported in capitals would otherwise be marked at every other
-occurrence of that word). Existing entities always win; new spans only fill gaps.
+occurrence of that word). An ID found again inside a longer code word ("C412" of
+"ST-C412-WS3") takes the whole word, as `deid_entity_bounds` grows IDs. Existing entities
+always win; new spans only fill gaps.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from spacy.tokens import Doc, Span, Token
 from spacy.training import Example
 
 from spacy_deid.detect.entities import add_entities, entity_tokens
+from spacy_deid.detect.entity_bounds import whole_code_word
 from spacy_deid.detect.gold import reference_docs
 from spacy_deid.detect.learned_data import LearnedData
 from spacy_deid.detect.tokens import learn_common_words, may_start_name, opens_line
@@ -150,6 +153,8 @@ class MentionPropagation(LearnedData):
             if match is None or self.is_ordinary_in_capitals(match):
                 i += 1
                 continue
+            if match.label_ == "ID":
+                match = whole_code_word(match, taken)
             found.append(match)
             taken.update(range(match.start, match.end))
             i = match.end

@@ -9,9 +9,11 @@ hand-written word list and works for any language with a training split:
 * `cues_before` / `cues_after`: what stands right before / after a person name in at
   least `min_cue_ratio` of its `min_cue_count` or more occurrences, each with the name
   label that most often goes with it. A cue is a word, a field label with its colon
-  ("hasta:", "Patientin:"; the word alone is too common to be a cue), a dash after the end
-  of a sentence on its line (`<SIGN-OFF>`: "Verband gewechselt. – Ilka", an entry signed
-  in a nursing note; a dash elsewhere joins a range or a department's name) or an entity
+  ("hasta:", "Patientin:"; the word alone is too common to be a cue), an abbreviation of
+  two short words with a slash between them ("м/с": the nurse, not the preposition "с"), a
+  dash after the end of a sentence on its line (`<SIGN-OFF>`: "Verband gewechselt. –
+  Ilka", an entry signed in a nursing note; a dash elsewhere joins a range or a
+  department's name) or an entity
   ("<NAME_TITLE>", "<LOCATION_STREET>"); before a title, the title's own words and the
   word before the title count too ("Grüßen" in "Mit freundlichen Grüßen / Dr. Krahn");
   before a name that opens a line, so does the line above it (a closing formula); at run
@@ -38,6 +40,13 @@ hand-written word list and works for any language with a training split:
   capitalised word on its line after one is a name; so is a field label of two words that
   a staff word opens ("Pielęgniarka anestezjologiczna:", "الممرضة الدوّارة:"; the second
   word lower-case in a script with case);
+* in the same way, the language's words for family members (its profile's `relatives`:
+  "husband", "córką", "kızı"), and each as a field label ("wife:"), are cues for a
+  relative's name unless training made them cues of another label: in the training
+  documents of the languages with case, a capitalised word after one that is no common
+  word is mostly a name ("his wife Oriel", "брат Тимур"); in a language that writes every
+  noun with a capital (German) the name must open with a first name of the language's
+  lists, since a family history writes "Vater Apoplex";
 * `inverted_names`: whether "Surname, Firstname" (one word each side of a comma) was seen
   at least `min_cue_count` times as one person name ("Patientin: Albrecht, Beate"); then
   a one-word name, after a cue or found by the NER, takes the word after its comma too.
@@ -74,6 +83,7 @@ from spacy_deid.detect.tokens import (
 )
 from spacy_deid.lang import pipeline_language, validate_language
 from spacy_deid.lang.casing import has_case
+from spacy_deid.lang.lexicon import lexicon
 from spacy_deid.lang.profile import language_profile
 from spacy_deid.schema import PERSON_LABELS
 
@@ -99,10 +109,10 @@ def medical_title_words(lang: str) -> frozenset[str]:
     return frozenset(word.lower() for title in titles for word in title.split())
 
 
-def staff_cues(words: Iterable[str]) -> dict[str, str]:
-    """Staff words and their field labels ("hemşire", "hemşire:"), each a cue for a
-    doctor's name."""
-    return {key: "NAME_DOCTOR" for word in words for key in (word, f"{word}:")}
+def role_cues(words: Iterable[str], label: str) -> dict[str, str]:
+    """Words for a person's role and their field labels ("hemşire", "hemşire:"), each a cue
+    for a name of `label`."""
+    return {key: label for word in words for key in (word, f"{word}:")}
 
 
 def is_sign_off(doc: Doc, i: int) -> bool:
@@ -115,9 +125,25 @@ def is_sign_off(doc: Doc, i: int) -> bool:
     return before >= 0 and doc[before].text.endswith(SENTENCE_ENDS)
 
 
+def slash_abbreviation(doc: Doc, i: int) -> str | None:
+    """The abbreviation that token `i` ends, where two short words are written with a slash
+    between them ("м/с", a nurse in Russian and Ukrainian), lower-cased; else None."""
+    if i < 2 or doc[i - 1].text != "/" or doc[i - 2].whitespace_ or doc[i - 1].whitespace_:
+        return None
+    first, second = doc[i - 2].text, doc[i].text
+    if not (first.isalpha() and second.isalpha() and len(first) <= 2 and len(second) <= 2):
+        return None
+    return f"{first}/{second}".lower()
+
+
 def word_cue(doc: Doc, i: int) -> str:
-    """The cue key of token `i`: its field label ("hasta:"), a sign-off dash, or the word."""
-    return field_label(doc, i) or (SIGN_OFF if is_sign_off(doc, i) else doc[i].lower_)
+    """The cue key of token `i`: its field label ("hasta:"), a sign-off dash, a slash
+    abbreviation ("м/с"), or the word."""
+    if field_label(doc, i):
+        return field_label(doc, i)
+    if is_sign_off(doc, i):
+        return SIGN_OFF
+    return slash_abbreviation(doc, i) or doc[i].lower_
 
 
 def entity_cue(label: str) -> str:
@@ -194,7 +220,11 @@ class NameCues(LearnedData):
         self.min_cue_ratio = min_cue_ratio
         self.min_common_count = min_common_count
         self.lang = validate_language(lang) if lang else None
-        self.staff_words = frozenset(language_profile(self.lang).staff_words if self.lang else ())
+        profile = language_profile(self.lang) if self.lang else None
+        self.staff_words = frozenset(profile.staff_words if profile else ())
+        self.relative_words = frozenset(profile.relative_words if profile else ())
+        self.relative_cues = frozenset(role_cues(self.relative_words, "NAME_RELATIVE"))
+        self.capitalises_nouns = bool(profile and profile.capitalises_nouns)
         self.cues_before: dict[str, str] = {}
         self.cues_after: dict[str, str] = {}
         self.joiners: set[str] = set()
@@ -224,6 +254,7 @@ class NameCues(LearnedData):
             seen.update(token.lower_ for token in doc)
             seen.update(filter(None, (field_label(doc, token.i) for token in doc)))
             seen.update(SIGN_OFF for token in doc if is_sign_off(doc, token.i))
+            seen.update(filter(None, (slash_abbreviation(doc, token.i) for token in doc)))
             lines = line_cues(doc)
             seen.update(lines.values())
             doc_people = [ent for ent in doc.ents if ent.label_ in PERSON_LABELS]
@@ -241,12 +272,17 @@ class NameCues(LearnedData):
                     joiners[joiner] += 1
         self.cues_before = self.select_cues(before, seen)
         self.cues_before.update(self.rare_title_cues(seen))
-        self.cues_before = {**staff_cues(self.staff_words), **self.cues_before}
+        self.cues_before = {**self.profile_cues(), **self.cues_before}
         self.cues_after = self.select_cues(after, seen)
         self.joiners = {word for word, count in joiners.items() if count >= self.min_cue_count}
         self.common_words = learn_common_words(docs, self.min_common_count)
         self.particles = name_particles(people, 2)
         self.inverted_names = inverted >= self.min_cue_count
+
+    def profile_cues(self) -> dict[str, str]:
+        """The staff and family words of the language as cues, before what training learned."""
+        return {**role_cues(self.staff_words, "NAME_DOCTOR"),
+                **role_cues(self.relative_words, "NAME_RELATIVE")}
 
     def select_cues(self, neighbours: dict[str, Counter], seen: Counter) -> dict[str, str]:
         """Words next to a name often enough, each with its most frequent name label."""
@@ -342,7 +378,8 @@ class NameCues(LearnedData):
                 add(self.name_after(doc, colon + 1, taken, entity_of,
                                     self.cues_before.get(token.lower_, "NAME_DOCTOR")))
             elif cue in self.cues_before:
-                add(self.name_after(doc, token.i + 1, taken, entity_of, self.cues_before[cue]))
+                name = self.name_after(doc, token.i + 1, taken, entity_of, self.cues_before[cue])
+                add(name if name is None or self.may_follow(cue, name) else None)
             if token.i not in taken and token.lower_ in self.cues_after:
                 add(self.name_before(doc, token.i, taken, self.cues_after[token.lower_]))
         people = [span for span in [*doc.ents, *found] if span.label_ in PERSON_LABELS]
@@ -350,6 +387,17 @@ class NameCues(LearnedData):
             add(self.joined_name(doc, person, taken))
         add_entities(doc, found)
         return doc
+
+    def may_follow(self, cue: str, name: Span) -> bool:
+        """Whether `name` may follow the cue word `cue`: after a family word, in a language
+        that writes every noun with a capital, only a name that opens with a first name of
+        the language's lists ("Tochter Anke", "Enkelin Eva-Maria", not "Vater Apoplex" of a
+        family history)."""
+        if not (self.capitalises_nouns and cue in self.relative_cues):
+            return True
+        names = lexicon(self.lang)
+        return all(names.first_name_genders(self.lang, part, other_lists=False)
+                   for part in name[0].text.split("-"))
 
     def role_label_colon(self, doc: Doc, i: int) -> int | None:
         """The colon of a field label of two words on one line that a staff word opens and
@@ -486,7 +534,7 @@ class NameCues(LearnedData):
             if unknown:
                 raise ValueError(f"deid_name_cues: {key} has labels that are not person "
                                  f"names: {sorted(unknown)}")
-        self.cues_before = {**staff_cues(self.staff_words), **data.get("cues_before", {})}
+        self.cues_before = {**self.profile_cues(), **data.get("cues_before", {})}
         self.cues_after = dict(data.get("cues_after", {}))
         self.joiners = set(data.get("joiners", []))
         self.common_words = set(data.get("common_words", []))

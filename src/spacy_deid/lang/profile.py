@@ -57,8 +57,13 @@ class LanguageProfile:
       "hemşiremiz") and abbreviations without the dot the tokenizer splits off ("schw"),
       given where the script has case (a capitalised word after one is a name; in Arabic
       and Persian most staff words stand as often before a specialty), and in Arabic the
-      nurse's (a name follows one within a short field label);
+      nurse's (a name follows one within a short field label), and optionally `relatives`:
+      lower-case words for family members with their common inflected forms ("wife",
+      "córką", "kızı"), given where the script has case, the words for a sister left out
+      where they also name a nurse ("Schwester");
       `person_cues_after_name` is True where those cues follow the name (Turkish);
+    - `capitalises_nouns`: True where every noun is written with a capital (German), so that
+      a capital alone does not mark a name;
     - `places`: real place names and templates ({city} and {n} are filled in) for `cities`,
       `states`, `streets`, `hospitals`, `organizations` and optionally `countries`, and
       `unit_words`: lower-case words for a ward, room, bed, theatre or clinic;
@@ -83,6 +88,7 @@ class LanguageProfile:
     tokenizer: TokenizerRules
     people: Mapping[str, tuple[str, ...]]
     person_cues_after_name: bool
+    capitalises_nouns: bool
     places: Mapping[str, tuple[str, ...]]
     months: Mapping[str, tuple[str, ...]]
     month_patterns: tuple[str, ...]
@@ -109,6 +115,11 @@ class LanguageProfile:
     def staff_words(self) -> tuple[str, ...]:
         """Lower-case words for staff who are not doctors ("nurse"; none in some languages)."""
         return self.people.get("staff", ())
+
+    @property
+    def relative_words(self) -> tuple[str, ...]:
+        """Lower-case words for family members ("husband"; none in some languages)."""
+        return self.people.get("relatives", ())
 
     @property
     def unit_words(self) -> tuple[str, ...]:
@@ -159,6 +170,7 @@ def language_profile(lang: str) -> LanguageProfile:
         tokenizer=_tokenizer_rules(data["tokenizer"]),
         people=_frozen_lists(data["people"]),
         person_cues_after_name=bool(data["person_cues_after_name"]),
+        capitalises_nouns=bool(data["capitalises_nouns"]),
         places=_frozen_lists(data["places"]),
         months=_frozen_lists(data["months"]),
         month_patterns=tuple(data["month_patterns"]),
