@@ -13,9 +13,9 @@ hand-written word list and works for any language with a training split:
   two short words with a slash between them ("м/с": the nurse, not the preposition "с"), a
   dash after the end of a sentence on its line (`<SIGN-OFF>`: "Verband gewechselt. –
   Ilka", an entry signed in a nursing note; a dash elsewhere joins a range or a
-  department's name) or an entity
-  ("<NAME_TITLE>", "<LOCATION_STREET>"); before a title, the title's own words and the
-  word before the title count too ("Grüßen" in "Mit freundlichen Grüßen / Dr. Krahn");
+  department's name) or an entity ("<NAME_TITLE>", "<LOCATION_STREET>"); before a
+  title, the title's own words and the word before the title count too ("Grüßen" in
+  "Mit freundlichen Grüßen / Dr. Krahn");
   before a name that opens a line, so does the line above it (a closing formula); at run
   time such a line cue takes only a name of two or more words that fills its line;
   whitespace, and one `,` `(` `:` after a name, are looked past;
@@ -139,11 +139,9 @@ def slash_abbreviation(doc: Doc, i: int) -> str | None:
 def word_cue(doc: Doc, i: int) -> str:
     """The cue key of token `i`: its field label ("hasta:"), a sign-off dash, a slash
     abbreviation ("м/с"), or the word."""
-    if field_label(doc, i):
-        return field_label(doc, i)
     if is_sign_off(doc, i):
         return SIGN_OFF
-    return slash_abbreviation(doc, i) or doc[i].lower_
+    return field_label(doc, i) or slash_abbreviation(doc, i) or doc[i].lower_
 
 
 def entity_cue(label: str) -> str:
