@@ -279,7 +279,7 @@ def test_a_family_word_of_the_language_announces_a_relatives_name():
     russian = trained("ru", [("Пациентка Жукова пришла.", [("Жукова", "NAME_PATIENT")]),
                              ("Пациентка Орлова пришла.", [("Орлова", "NAME_PATIENT")])],
                       lang="ru")
-    assert found(russian, "Переводит брат Тимур, тел. 5") == [("Тимур", "NAME_RELATIVE")]
+    assert found(russian, "Переводит брат Эльдар, тел. 5") == [("Эльдар", "NAME_RELATIVE")]
 
 
 def test_in_german_a_family_word_announces_only_a_name_that_opens_with_a_first_name():

@@ -44,7 +44,7 @@ hand-written word list and works for any language with a training split:
   "husband", "córką", "kızı"), and each as a field label ("wife:"), are cues for a
   relative's name unless training made them cues of another label: in the training
   documents of the languages with case, a capitalised word after one that is no common
-  word is mostly a name ("his wife Oriel", "брат Тимур"); in a language that writes every
+  word is mostly a name ("his wife Oriel", "брат Эльдар"); in a language that writes every
   noun with a capital (German) the name must open with a first name of the language's
   lists, since a family history writes "Vater Apoplex";
 * `inverted_names`: whether "Surname, Firstname" (one word each side of a comma) was seen
