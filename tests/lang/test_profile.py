@@ -44,6 +44,20 @@ def test_every_language_has_a_complete_profile(lang):
     assert profile.cue_words
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_role_words_are_lower_case_and_a_family_word_is_no_staff_word(lang):
+    profile = language_profile(lang)
+    for words in (profile.staff_words, profile.relative_words):
+        assert all(word == word.lower() for word in words)
+    assert not set(profile.staff_words) & set(profile.relative_words)
+    # family words come with the capital that marks the name after them
+    assert not profile.relative_words or profile.script != "arabic"
+
+
+def test_only_german_writes_its_nouns_with_a_capital():
+    assert [lang for lang in LANGUAGES if language_profile(lang).capitalises_nouns] == ["de"]
+
+
 def test_profiles_are_cached_and_frozen():
     profile = language_profile("de")
     assert language_profile("de") is profile
