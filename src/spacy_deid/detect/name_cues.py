@@ -83,7 +83,7 @@ from spacy_deid.detect.tokens import (
 )
 from spacy_deid.lang import pipeline_language, validate_language
 from spacy_deid.lang.casing import has_case
-from spacy_deid.lang.lexicon import lexicon
+from spacy_deid.lang.lexicon import is_first_or_double_name
 from spacy_deid.lang.profile import language_profile
 from spacy_deid.schema import PERSON_LABELS
 
@@ -221,7 +221,6 @@ class NameCues(LearnedData):
         profile = language_profile(self.lang) if self.lang else None
         self.staff_words = frozenset(profile.staff_words if profile else ())
         self.relative_words = frozenset(profile.relative_words if profile else ())
-        self.relative_cues = frozenset(role_cues(self.relative_words, "NAME_RELATIVE"))
         self.capitalises_nouns = bool(profile and profile.capitalises_nouns)
         self.cues_before: dict[str, str] = {}
         self.cues_after: dict[str, str] = {}
@@ -391,11 +390,9 @@ class NameCues(LearnedData):
         that writes every noun with a capital, only a name that opens with a first name of
         the language's lists ("Tochter Anke", "Enkelin Eva-Maria", not "Vater Apoplex" of a
         family history)."""
-        if not (self.capitalises_nouns and cue in self.relative_cues):
+        if not (self.capitalises_nouns and cue.removesuffix(":") in self.relative_words):
             return True
-        names = lexicon(self.lang)
-        return all(names.first_name_genders(self.lang, part, other_lists=False)
-                   for part in name[0].text.split("-"))
+        return is_first_or_double_name(self.lang, name[0].text)
 
     def role_label_colon(self, doc: Doc, i: int) -> int | None:
         """The colon of a field label of two words on one line that a staff word opens and

@@ -68,7 +68,7 @@ from spacy_deid.detect.tokens import (
 )
 from spacy_deid.lang import pipeline_language, validate_language
 from spacy_deid.lang.casing import has_case
-from spacy_deid.lang.lexicon import lexicon
+from spacy_deid.lang.lexicon import is_first_name
 from spacy_deid.lang.profile import language_profile
 from spacy_deid.schema import PERSON_LABELS
 
@@ -347,8 +347,7 @@ class NameExtent(LearnedData):
         """A name part that is a first name of the language (Faker's lists). Only such a
         word joins a name from the left, where a sentence's capitalised first word stands
         as often ("Дочь Ирина", "Ortoptist Ertekin")."""
-        return self.is_name_part(doc, i, taken) and bool(
-            lexicon(self.lang).first_name_genders(self.lang, doc[i].text, other_lists=False))
+        return self.is_name_part(doc, i, taken) and is_first_name(self.lang, doc[i].text)
 
     # -- serialisation (LearnedData) ------------------------------------------------
     def learned(self) -> dict:

@@ -64,7 +64,7 @@ from spacy_deid.detect.tokens import (
 )
 from spacy_deid.lang import pipeline_language, validate_language
 from spacy_deid.lang.casing import has_case
-from spacy_deid.lang.lexicon import lexicon
+from spacy_deid.lang.lexicon import is_first_or_double_name, lexicon
 from spacy_deid.lang.morphology import lemma_candidates
 from spacy_deid.schema import PERSON_LABELS, validate_label
 
@@ -188,16 +188,7 @@ class NameForms(LearnedData):
         double first name of two such first names ("Jan-Hendrik")."""
         if any(lemma in self.names for lemma in lemma_candidates(self.lang, word)):
             return True
-        if self.is_first_name(word):
-            return True
-        parts = word.split("-")
-        return len(parts) == 2 and all(parts) and all(map(self.is_first_name, parts))
-
-    def is_first_name(self, word: str) -> bool:
-        """A first name of the language's lists (Faker's and the project's), in any form
-        the surrogate morphology leads back to it."""
-        return self.faker_names and bool(
-            lexicon(self.lang).first_name_genders(self.lang, word, other_lists=False))
+        return self.faker_names and is_first_or_double_name(self.lang, word)
 
     def is_listed_first_name(self, word: str) -> bool:
         """A title-case word of a script with case that Mimesis lists as a first name. Those

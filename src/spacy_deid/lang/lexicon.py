@@ -43,6 +43,21 @@ class Lexicon:
         return genders
 
 
+def is_first_name(lang: str, word: str) -> bool:
+    """A first name of the language's own lists (Faker's and the profile's), in any form the
+    surrogate morphology leads back to it; Mimesis's longer lists, which hold ordinary words
+    too, do not count."""
+    return bool(lexicon(lang).first_name_genders(lang, word, other_lists=False))
+
+
+def is_first_or_double_name(lang: str, word: str) -> bool:
+    """A first name (`is_first_name`) or a double first name of two of them ("Jan-Hendrik")."""
+    if is_first_name(lang, word):
+        return True
+    parts = word.split("-")
+    return len(parts) == 2 and all(parts) and all(is_first_name(lang, part) for part in parts)
+
+
 def _names(provider: type, *attributes: str) -> tuple[str, ...]:
     values: list[str] = []
     for attribute in attributes:
