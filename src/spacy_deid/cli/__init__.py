@@ -4,6 +4,7 @@
     spacy-deid review OUTPUT REPORT                     HTML report of a sample, for audit
     spacy-deid reidentify OUTPUT RESTORED --mapping-dir  put originals back (reversible runs)
     spacy-deid keygen KEY_FILE                          a new secret key
+    spacy-deid add-patterns PIPELINE PATTERNS OUTPUT    a pipeline with a site's names and codes
     spacy-deid spark --pipeline xx_deid_de INPUT OUTPUT  the same on Spark, into Parquet
 
 See docs/command_line.md for options, the manifest and the threat model.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import typer
 
+from spacy_deid.cli.add_patterns import add_patterns
 from spacy_deid.cli.keygen import keygen
 from spacy_deid.cli.reidentify import reidentify
 from spacy_deid.cli.review import review
@@ -30,5 +32,6 @@ app.command("review")(review)
 app.command("reidentify")(reidentify)
 app.command("keygen")(keygen)
 app.command("spark")(spark)
+app.command("add-patterns")(add_patterns)
 
 __all__ = ["app"]
