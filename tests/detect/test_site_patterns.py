@@ -110,11 +110,21 @@ def test_a_bad_pattern_leaves_the_pipeline_as_it_was():
     assert nlp.pipe_names == ["deid_anonymizer"]
 
 
-@pytest.mark.parametrize("content", [b"", b"\n\n", b"\xff\xfe\x00bad"])
-def test_an_empty_or_unreadable_file_is_a_clear_error(tmp_path, content):
+@pytest.mark.parametrize("content", [b"", b"\n\n"])
+def test_no_patterns_add_no_ruler(tmp_path, content):
     path = tmp_path / "site.jsonl"
     path.write_bytes(content)
-    with pytest.raises(SitePatternError, match="site.jsonl"):
+    nlp = pipeline("deid_anonymizer")
+    for patterns in (path, []):
+        with pytest.raises(SitePatternError, match="no patterns"):
+            add_site_patterns(nlp, patterns)
+    assert nlp.pipe_names == ["deid_anonymizer"]
+
+
+def test_a_file_that_is_not_text_is_a_clear_error(tmp_path):
+    path = tmp_path / "site.jsonl"
+    path.write_bytes(b"\xff\xfe\x00\xd8bad")
+    with pytest.raises(SitePatternError, match="cannot read the pattern file .*site.jsonl"):
         read_site_patterns(path)
 
 

@@ -60,8 +60,6 @@ def read_site_patterns(path: str | Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError as err:
             raise SitePatternError(f"{path}, line {number}: not JSON ({err.msg})") from err
         patterns.append(check_site_pattern(entry, f"{path}, line {number}"))
-    if not patterns:
-        raise SitePatternError(f"{path}: no patterns")
     return patterns
 
 
@@ -104,6 +102,9 @@ def add_site_patterns(nlp: Language, patterns: str | Path | Iterable[Mapping[str
     else:
         entries = [check_site_pattern(entry, f"pattern {number}")
                    for number, entry in enumerate(patterns, start=1)]
+    if not entries:
+        raise SitePatternError(f"no patterns in {patterns}" if isinstance(patterns, (str, Path))
+                               else "no patterns")
     if SITE_PATTERNS in nlp.pipe_names:
         ruler = nlp.get_pipe(SITE_PATTERNS)
     else:
