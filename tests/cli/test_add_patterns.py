@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 from spacy_deid.cli import app
 from tests.cli.helpers import entries, manifest, write
 
-NOTE = "Verlegung von Anna Berg auf Station 4b, Visite durch Oriel Danvers.\n"
-SITE = [{"label": "ID", "pattern": "Station 4B"},
+NOTE = "Verlegung von Anna Berg auf Station k7 west, Visite durch Oriel Danvers.\n"
+SITE = [{"label": "ID", "pattern": "K7 West"},
         {"label": "NAME_DOCTOR", "pattern": "Oriel Danvers"}]
 
 
@@ -27,7 +27,7 @@ def test_the_site_pipeline_replaces_the_listed_names_and_codes(cli, pipeline_dir
                                    str(output)])
     assert run.exit_code == 0, run.output
     anonymized = (output / "note.txt").read_text(encoding="utf-8")
-    assert not any(text in anonymized for text in ("Anna Berg", "4b", "Oriel", "Danvers"))
+    assert not any(text in anonymized for text in ("Anna Berg", "k7", "west", "Oriel", "Danvers"))
     assert entries(output)["note.txt"]["labels"] == {"ID": 1, "NAME_DOCTOR": 1,
                                                      "NAME_PATIENT": 1}
     assert "deid_site_patterns" in manifest(output)["pipeline"]["components"]
@@ -37,11 +37,11 @@ def test_the_pipeline_without_the_patterns_leaves_them(cli, tmp_path):
     source, output = write(tmp_path / "in" / "note.txt", NOTE), tmp_path / "out"
     assert cli("run", source, output).exit_code == 0
     anonymized = (output / "note.txt").read_text(encoding="utf-8")
-    assert "Station 4b" in anonymized and "Oriel Danvers" in anonymized
+    assert "Station k7 west" in anonymized and "Oriel Danvers" in anonymized
 
 
 def test_a_malformed_pattern_is_refused_and_nothing_is_written(cli, pipeline_dir, tmp_path):
-    bad = patterns_file(tmp_path / "site.jsonl", [SITE[0], {"label": "WARD", "pattern": "4B"}])
+    bad = patterns_file(tmp_path / "site.jsonl", [SITE[0], {"label": "WARD", "pattern": "K7"}])
     result = cli("add-patterns", pipeline_dir, bad, tmp_path / "site_pipeline")
     assert result.exit_code == 2
     assert "line 2: unknown label 'WARD'" in result.output

@@ -12,7 +12,7 @@ from spacy_deid.detect.site_patterns import (
     read_site_patterns,
 )
 
-WARD = {"label": "ID", "pattern": "Station 4B"}
+WARD = {"label": "ID", "pattern": "K7 West"}
 DOCTOR = {"label": "NAME_DOCTOR", "pattern": "Linnet Corbyn"}
 # the tokenizer splits a code at its hyphens: "KV", "-", "2291"
 CASE_NUMBER = {"label": "ID", "pattern": [{"TEXT": "KV"}, {"TEXT": "-"},
@@ -22,7 +22,7 @@ CASE_NUMBER = {"label": "ID", "pattern": [{"TEXT": "KV"}, {"TEXT": "-"},
 @Language.component("test_place_guess")
 def place_guess(doc):
     """Stands in for an NER that read a ward code as a city."""
-    start = next((t.i for t in doc if t.text == "Station"), None)
+    start = next((t.i for t in doc if t.text == "K7"), None)
     if start is not None:
         doc.ents = [Span(doc, start, start + 1, label="LOCATION_CITY")]
     return doc
@@ -47,8 +47,8 @@ def write_lines(path, lines):
 
 def test_phrases_match_in_any_case_and_token_patterns_as_written():
     nlp = add_site_patterns(pipeline(), [WARD, DOCTOR, CASE_NUMBER])
-    doc = nlp("Auf STATION 4b bei Dr. linnet corbyn, Fall KV-2291 und KV-22910.")
-    assert entities(doc) == [("STATION 4b", "ID"), ("linnet corbyn", "NAME_DOCTOR"),
+    doc = nlp("Auf Station K7 WEST bei Dr. linnet corbyn, Fall KV-2291 und KV-22910.")
+    assert entities(doc) == [("K7 WEST", "ID"), ("linnet corbyn", "NAME_DOCTOR"),
                              ("KV-2291", "ID")]
 
 
@@ -57,11 +57,11 @@ def test_the_ruler_goes_before_the_propagation_and_its_names_are_found_again():
                                      "deid_anonymizer"), [WARD, DOCTOR])
     assert nlp.pipe_names == ["test_place_guess", SITE_PATTERNS,
                               "deid_mention_propagation", "deid_anonymizer"]
-    doc = nlp("Station 4B: Visite durch Linnet Corbyn. Corbyn ordnet Bettruhe an.")
+    doc = nlp("Station K7 West: Visite durch Linnet Corbyn. Corbyn ordnet Bettruhe an.")
     # the site pattern replaces the guessed city; the surname alone is found again
-    assert entities(doc) == [("Station 4B", "ID"), ("Linnet Corbyn", "NAME_DOCTOR"),
+    assert entities(doc) == [("K7 West", "ID"), ("Linnet Corbyn", "NAME_DOCTOR"),
                              ("Corbyn", "NAME_DOCTOR")]
-    assert "Corbyn" not in doc._.deid_text and "4B" not in doc._.deid_text
+    assert "Corbyn" not in doc._.deid_text and "K7" not in doc._.deid_text
 
 
 def test_without_propagation_the_ruler_goes_before_the_anonymizer():
@@ -77,23 +77,23 @@ def test_a_second_call_adds_to_the_same_ruler():
 
 def test_a_pipeline_with_site_patterns_saves_and_loads(tmp_path):
     add_site_patterns(pipeline("deid_anonymizer"), [WARD]).to_disk(tmp_path / "nlp")
-    doc = spacy.load(tmp_path / "nlp")("Verlegung auf Station 4B.")
-    assert entities(doc) == [("Station 4B", "ID")]
+    doc = spacy.load(tmp_path / "nlp")("Verlegung auf Station K7 West.")
+    assert entities(doc) == [("K7 West", "ID")]
 
 
 def test_a_pattern_file_is_read_with_blank_lines_skipped(tmp_path):
     path = write_lines(tmp_path / "site.jsonl", [json.dumps(WARD), "", json.dumps(DOCTOR)])
     assert read_site_patterns(path) == [WARD, DOCTOR]
-    assert entities(add_site_patterns(pipeline(), path)("Station 4B")) == [("Station 4B", "ID")]
+    assert entities(add_site_patterns(pipeline(), path)("K7 West")) == [("K7 West", "ID")]
 
 
 @pytest.mark.parametrize(("line", "problem"), [
-    ('{"label": "ID", "pattern": "Station 4B"', "line 2: not JSON"),
+    ('{"label": "ID", "pattern": "K7 West"', "line 2: not JSON"),
     ('["ID", "Station 4B"]', "line 2: a pattern is an object"),
-    ('{"label": "WARD", "pattern": "Station 4B"}', "line 2: unknown label 'WARD'"),
+    ('{"label": "WARD", "pattern": "K7 West"}', "line 2: unknown label 'WARD'"),
     ('{"label": "ID", "pattern": "  "}', "line 2: the pattern must be"),
     ('{"label": "ID", "pattern": []}', "line 2: the pattern must be"),
-    ('{"label": "ID", "pattern": [{"TEXTX": "4B"}]}', "line 2: not a token pattern"),
+    ('{"label": "ID", "pattern": [{"TEXTX": "K7"}]}', "line 2: not a token pattern"),
 ])
 def test_a_malformed_pattern_names_file_and_line(tmp_path, line, problem):
     path = write_lines(tmp_path / "site.jsonl", [json.dumps(DOCTOR), line])
@@ -106,7 +106,7 @@ def test_a_malformed_pattern_names_file_and_line(tmp_path, line, problem):
 def test_a_bad_pattern_leaves_the_pipeline_as_it_was():
     nlp = pipeline("deid_anonymizer")
     with pytest.raises(SitePatternError, match="pattern 2: unknown label"):
-        add_site_patterns(nlp, [WARD, {"label": "WARD", "pattern": "4B"}])
+        add_site_patterns(nlp, [WARD, {"label": "WARD", "pattern": "K7"}])
     assert nlp.pipe_names == ["deid_anonymizer"]
 
 

@@ -6,13 +6,14 @@ site's own ward names, unit codes, staff names and record-number formats are the
 miss most. A site knows them, and can list them in spaCy's pattern format, one JSON object
 a line::
 
-    {"label": "ID", "pattern": "Station 4B"}
+    {"label": "ID", "pattern": "K7 West"}
     {"label": "NAME_DOCTOR", "pattern": "Linnet Corbyn"}
     {"label": "ID", "pattern": [{"TEXT": "KV"}, {"TEXT": "-"}, {"TEXT": {"REGEX": "^\\\\d{4}$"}}]}
 
 A phrase (a string) matches in any case; a token pattern matches as written, token by token
 as the pipeline's tokenizer splits the text (`nlp.make_doc`; codes are split at hyphens and
-slashes). `add_site_patterns` puts an `entity_ruler` with those patterns before
+slashes). A match is one entity, replaced whole: a unit code is listed without the ward word
+before it. `add_site_patterns` puts an `entity_ruler` with those patterns before
 `deid_mention_propagation` (before the anonymizer where that is absent): what it matches
 replaces the entities it overlaps, and the later components treat it as any entity (the
 propagation finds its other mentions, the anonymizer replaces it). Every label must be one
