@@ -44,7 +44,7 @@ def test_a_malformed_pattern_is_refused_and_nothing_is_written(cli, pipeline_dir
     bad = patterns_file(tmp_path / "site.jsonl", [SITE[0], {"label": "WARD", "pattern": "K7"}])
     result = cli("add-patterns", pipeline_dir, bad, tmp_path / "site_pipeline")
     assert result.exit_code == 2
-    assert "line 2: unknown label 'WARD'" in result.output
+    assert "line 2: Unknown PHI label 'WARD'" in result.output
     assert not (tmp_path / "site_pipeline").exists()
 
 

@@ -90,7 +90,7 @@ def test_a_pattern_file_is_read_with_blank_lines_skipped(tmp_path):
 @pytest.mark.parametrize(("line", "problem"), [
     ('{"label": "ID", "pattern": "K7 West"', "line 2: not JSON"),
     ('["ID", "Station 4B"]', "line 2: a pattern is an object"),
-    ('{"label": "WARD", "pattern": "K7 West"}', "line 2: unknown label 'WARD'"),
+    ('{"label": "WARD", "pattern": "K7 West"}', "line 2: Unknown PHI label 'WARD'"),
     ('{"label": "ID", "pattern": "  "}', "line 2: the pattern must be"),
     ('{"label": "ID", "pattern": []}', "line 2: the pattern must be"),
     ('{"label": "ID", "pattern": [{"TEXTX": "K7"}]}', "line 2: not a token pattern"),
@@ -105,7 +105,7 @@ def test_a_malformed_pattern_names_file_and_line(tmp_path, line, problem):
 
 def test_a_bad_pattern_leaves_the_pipeline_as_it_was():
     nlp = pipeline("deid_anonymizer")
-    with pytest.raises(SitePatternError, match="pattern 2: unknown label"):
+    with pytest.raises(SitePatternError, match="pattern 2: Unknown PHI label"):
         add_site_patterns(nlp, [WARD, {"label": "WARD", "pattern": "K7"}])
     assert nlp.pipe_names == ["deid_anonymizer"]
 

@@ -30,7 +30,7 @@ from typing import Any
 from spacy.language import Language
 from spacy.schemas import validate_token_pattern
 
-from spacy_deid.schema import PHI_LABELS
+from spacy_deid.schema import validate_label
 
 # The name of the ruler in the pipeline.
 SITE_PATTERNS = "deid_site_patterns"
@@ -70,10 +70,11 @@ def check_site_pattern(entry: Any, where: str) -> dict[str, Any]:
     Matcher accepts."""
     if not isinstance(entry, Mapping) or not {"label", "pattern"} <= entry.keys():
         raise SitePatternError(f"{where}: a pattern is an object with a label and a pattern")
-    label, pattern = entry["label"], entry["pattern"]
-    if label not in PHI_LABELS:
-        raise SitePatternError(f"{where}: unknown label {label!r}; "
-                               f"known labels: {', '.join(PHI_LABELS)}")
+    try:
+        validate_label(entry["label"])
+    except ValueError as err:
+        raise SitePatternError(f"{where}: {err}") from None
+    pattern = entry["pattern"]
     is_phrase = isinstance(pattern, str) and pattern.strip()
     is_tokens = (isinstance(pattern, list) and pattern
                  and all(isinstance(token, Mapping) for token in pattern))
@@ -98,14 +99,14 @@ def add_site_patterns(nlp: Language, patterns: str | Path | Iterable[Mapping[str
     """Add an entity ruler named `deid_site_patterns` with `patterns` (a JSONL file, or
     pattern objects) to `nlp` and return `nlp`. A pipeline that has one gets the new
     patterns added to it."""
-    if isinstance(patterns, (str, Path)):
+    from_file = isinstance(patterns, (str, Path))
+    if from_file:
         entries = read_site_patterns(patterns)
     else:
         entries = [check_site_pattern(entry, f"pattern {number}")
                    for number, entry in enumerate(patterns, start=1)]
     if not entries:
-        raise SitePatternError(f"no patterns in {patterns}" if isinstance(patterns, (str, Path))
-                               else "no patterns")
+        raise SitePatternError(f"no patterns in {patterns}" if from_file else "no patterns")
     if SITE_PATTERNS in nlp.pipe_names:
         ruler = nlp.get_pipe(SITE_PATTERNS)
     else:
